@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    // Generated code imports its runtime contract by package name, as it does in
+    // a user's project; inside this repository that name is the source folder.
+    alias: { "mcpgen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
