@@ -1,0 +1,95 @@
+// ParsedSchema → RevisionModel: resolves inheritance, derives the method table
+// and the revision's facts, and applies the reviewed overlay.
+import { ErrorCode } from "../diagnostics.js";
+import { overlayFor, type MethodOverlay } from "./overlay.js";
+import { deriveMethods } from "./methods.js";
+import { indexDeclarations, resolveDeclarations, type DeclarationIndex } from "./resolve.js";
+import type { Constant, Diagnostic, ParsedSchema, RevisionFacts, RevisionModel, RevisionSource, TypeNode } from "./types.js";
+
+export interface BuildOptions {
+  revision: string;
+  source: RevisionSource;
+  overlay: MethodOverlay;
+}
+
+/**
+ * Builds the model of one revision. Throws SchemaError when inheritance cannot
+ * be resolved; everything else it cannot settle is a diagnostic, an error for a
+ * revision pinned in the lock and a warning for one that is not (a new spec
+ * release must still generate).
+ */
+export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions): RevisionModel {
+  const severity: Diagnostic["severity"] = options.source.locked ? "error" : "warning";
+  const declarations = resolveDeclarations(schema);
+  const index = indexDeclarations(declarations);
+  const overlay = overlayFor(options.overlay, options.revision);
+  const diagnostics: Diagnostic[] = [];
+
+  const revisionRules = overlay.revisions;
+  if (revisionRules.length > 1) {
+    diagnostics.push({ severity, code: ErrorCode.OverlayDuplicate, message: `${revisionRules.length} overlay revision entries apply to ${options.revision}; expected at most one` });
+  }
+  const rule = revisionRules[0];
+  if (rule?.inputRequests && index.get(rule.inputRequests)?.kind !== "alias") {
+    diagnostics.push({ severity, code: ErrorCode.OverlayUnknownType, message: `overlay names ${rule.inputRequests} as the input-request union, which this revision does not declare as a type alias` });
+  }
+  const inputRequests = rule?.inputRequests && index.has(rule.inputRequests) ? rule.inputRequests : undefined;
+
+  const derived = deriveMethods(index, overlay, inputRequests ? { inputRequests } : {}, severity);
+  diagnostics.push(...derived.diagnostics);
+
+  // The handshake is visible in the schema (an initialize request or none); the
+  // overlay states what the prose says and must agree.
+  const lifecycle: RevisionFacts["lifecycle"] = derived.methods.some((m) => m.name === "initialize") ? "initialize" : "per-request";
+  if (rule && rule.lifecycle !== lifecycle) {
+    diagnostics.push({
+      severity,
+      code: ErrorCode.OverlayLifecycle,
+      message: `overlay says ${options.revision} has lifecycle "${rule.lifecycle}", but the schema ${lifecycle === "initialize" ? "has" : "has no"} initialize request`,
+    });
+  }
+
+  const facts: RevisionFacts = {
+    protocolVersion: stringConstant(schema.constants, "LATEST_PROTOCOL_VERSION", diagnostics),
+    jsonrpcVersion: stringConstant(schema.constants, "JSONRPC_VERSION", diagnostics),
+    batching: admitsArray({ kind: "reference", name: "JSONRPCMessage" }, index),
+    lifecycle,
+    ...(inputRequests ? { inputRequests } : {}),
+  };
+
+  return {
+    revision: options.revision,
+    source: options.source,
+    facts,
+    declarations,
+    constants: schema.constants,
+    methods: derived.methods,
+    diagnostics,
+  };
+}
+
+function stringConstant(constants: readonly Constant[], name: string, diagnostics: Diagnostic[]): string {
+  const constant = constants.find((c) => c.name === name);
+  if (typeof constant?.value === "string") return constant.value;
+  diagnostics.push({ severity: "error", code: ErrorCode.MissingConstant, message: `the schema declares no string const ${name}` });
+  return "";
+}
+
+/** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
+function admitsArray(type: TypeNode, index: DeclarationIndex, seen = new Set<string>()): boolean {
+  switch (type.kind) {
+    case "array":
+    case "tuple":
+      return true;
+    case "union":
+      return type.members.some((m) => admitsArray(m, index, seen));
+    case "reference": {
+      const declaration = index.get(type.name);
+      if (declaration?.kind !== "alias" || seen.has(type.name)) return false;
+      seen.add(type.name);
+      return admitsArray(declaration.type, index, seen);
+    }
+    default:
+      return false;
+  }
+}

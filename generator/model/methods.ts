@@ -1,0 +1,276 @@
+// Derives the method model of a revision from its declarations. What the schema
+// states is used first; the reviewed overlay only fills the gaps it leaves.
+//
+// - A method is any declaration whose `method` property is a string literal.
+// - Its kind and direction come from the ClientRequest / ServerRequest /
+//   ClientNotification / ServerNotification unions; requests that travel inside
+//   InputRequiredResult (2026-07-28 on) from the union the overlay names.
+// - Its result comes from, in order: the JSONRPCResultResponse subtype of the
+//   same @category; the one *Result type of the same @category; the
+//   XRequest → XResult naming convention; the overlay.
+// - Its capability comes from the overlay only: the schema has no link between
+//   methods and capabilities.
+import { ErrorCode } from "../diagnostics.js";
+import { docCategory, hasDocTag } from "./doc.js";
+import type { MethodOverlay } from "./overlay.js";
+import { byCodeUnit } from "./order.js";
+import { objectView, propertyOf, unionMembers, type DeclarationIndex } from "./resolve.js";
+import type { Declaration, Diagnostic, Direction, MethodModel, RevisionFacts, TypeNode } from "./types.js";
+
+/** The unions through which a schema says who sends what (all @internal upstream). */
+const messageUnions = [
+  { union: "ClientRequest", kind: "request", sender: "client" },
+  { union: "ServerRequest", kind: "request", sender: "server" },
+  { union: "ClientNotification", kind: "notification", sender: "client" },
+  { union: "ServerNotification", kind: "notification", sender: "server" },
+] as const;
+
+export interface MethodDerivation {
+  methods: MethodModel[];
+  diagnostics: Diagnostic[];
+}
+
+interface Candidate {
+  method: string;
+  declaration: Declaration;
+}
+
+export function deriveMethods(
+  index: DeclarationIndex,
+  overlay: MethodOverlay,
+  facts: Pick<RevisionFacts, "inputRequests">,
+  severity: Diagnostic["severity"],
+): MethodDerivation {
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: ErrorCode, message: string, declaration?: Declaration) =>
+    diagnostics.push({ severity, code, message, ...(declaration ? { location: declaration.location } : {}) });
+
+  const senders = new Map<string, { kind: MethodModel["kind"]; senders: Set<"client" | "server"> }>();
+  for (const { union, kind, sender } of messageUnions) {
+    for (const member of unionMembers(union, index)) {
+      const entry = senders.get(member) ?? { kind, senders: new Set() };
+      if (entry.kind !== kind) report(ErrorCode.MethodKind, `${member} is listed both as a request and as a notification`, index.get(member));
+      entry.senders.add(sender);
+      senders.set(member, entry);
+    }
+  }
+  const inputRequests = new Set(facts.inputRequests ? unionMembers(facts.inputRequests, index) : []);
+  const byCategory = groupByCategory(index);
+
+  const methods: MethodModel[] = [];
+  for (const { method, declaration } of methodCandidates(index, senders, inputRequests, report)) {
+    const routed = senders.get(declaration.name);
+    let direction: Direction;
+    let kind: MethodModel["kind"] | undefined;
+    let inputRequest = false;
+    if (routed) {
+      direction = routed.senders.size === 2 ? "both" : routed.senders.has("client") ? "client-to-server" : "server-to-client";
+      kind = routed.kind;
+    } else if (inputRequests.has(declaration.name)) {
+      direction = "server-to-client";
+      inputRequest = true;
+      kind = kindFromDeclaration(declaration);
+    } else {
+      report(
+        ErrorCode.MethodDirection,
+        `${method} (${declaration.name}) is in none of ${messageUnions.map((u) => u.union).join(", ")}, so its direction is unknown; it is left out of the method table`,
+        declaration,
+      );
+      continue;
+    }
+    if (!kind) {
+      report(ErrorCode.MethodKind, `cannot tell whether ${method} (${declaration.name}) is a request or a notification`, declaration);
+      continue;
+    }
+
+    const model: MethodModel = {
+      name: method,
+      kind,
+      type: declaration.name,
+      direction,
+      directionSource: inputRequest ? "overlay" : "schema-union",
+      inputRequest,
+      ...paramsOf(declaration, index),
+      deprecated: hasDocTag(declaration.doc, "deprecated"),
+    };
+    const category = docCategory(declaration.doc);
+    if (category) model.category = category;
+    if (kind === "request") {
+      const result = deriveResult(declaration, category, index, byCategory);
+      const rule = overlay.results.find((r) => r.method === method);
+      if (result && rule) {
+        report(
+          ErrorCode.OverlayRedundant,
+          `overlay gives ${method} the result ${rule.result}, but the schema already gives ${result.name} (by ${result.source}); remove the overlay entry`,
+          declaration,
+        );
+      }
+      if (result) model.result = result;
+      else if (rule) {
+        if (index.has(rule.result)) model.result = { type: { kind: "reference", name: rule.result }, name: rule.result, source: "overlay" };
+        else report(ErrorCode.OverlayUnknownType, `overlay gives ${method} the result ${rule.result}, which this revision does not declare`);
+      } else {
+        report(
+          ErrorCode.NoResult,
+          `request ${method} (${declaration.name}) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts`,
+          declaration,
+        );
+      }
+    }
+    const capability = overlay.capabilities.find((c) => c.method === method);
+    if (capability) model.capability = { holder: capability.holder, path: capability.path.split(".") };
+    methods.push(model);
+  }
+  methods.sort((a, b) => byCodeUnit(a.name, b.name));
+
+  checkOverlayAgainst(methods, overlay, index, report);
+  return { methods, diagnostics };
+}
+
+/** Declarations whose `method` is a string literal; one per method name. */
+function methodCandidates(
+  index: DeclarationIndex,
+  routed: ReadonlyMap<string, unknown>,
+  inputRequests: ReadonlySet<string>,
+  report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
+): Candidate[] {
+  const byMethod = new Map<string, Declaration[]>();
+  for (const declaration of index.values()) {
+    const method = propertyOf({ kind: "reference", name: declaration.name }, "method", index);
+    if (method?.type.kind !== "literal" || typeof method.type.value !== "string") continue;
+    const list = byMethod.get(method.type.value) ?? [];
+    list.push(declaration);
+    byMethod.set(method.type.value, list);
+  }
+  const candidates: Candidate[] = [];
+  for (const [method, declarations] of byMethod) {
+    // Several types may carry one literal; the message is the one the unions list.
+    const listed = declarations.filter((d) => routed.has(d.name) || inputRequests.has(d.name));
+    const chosen = declarations.length === 1 ? declarations : listed;
+    if (chosen.length !== 1) {
+      report(
+        ErrorCode.MethodAmbiguous,
+        `method ${method} is carried by ${declarations.map((d) => d.name).join(", ")} and the message unions do not single one out`,
+        declarations[0],
+      );
+      continue;
+    }
+    candidates.push({ method, declaration: chosen[0]! });
+  }
+  return candidates;
+}
+
+/** For a message no union lists: its ancestors, then its name, tell request from notification. */
+function kindFromDeclaration(declaration: Declaration): MethodModel["kind"] | undefined {
+  const ancestors = declaration.kind === "interface" ? declaration.resolved.ancestors : [];
+  if (ancestors.includes("JSONRPCRequest") || ancestors.includes("Request")) return "request";
+  if (ancestors.includes("JSONRPCNotification") || ancestors.includes("Notification")) return "notification";
+  if (declaration.name.endsWith("Request")) return "request";
+  if (declaration.name.endsWith("Notification")) return "notification";
+  return undefined;
+}
+
+function paramsOf(declaration: Declaration, index: DeclarationIndex): Pick<MethodModel, "params"> {
+  const params = propertyOf({ kind: "reference", name: declaration.name }, "params", index);
+  if (!params) return {};
+  return {
+    params: {
+      type: params.type,
+      ...(params.type.kind === "reference" ? { name: params.type.name } : {}),
+      required: !params.optional,
+    },
+  };
+}
+
+function deriveResult(
+  request: Declaration,
+  category: string | undefined,
+  index: DeclarationIndex,
+  byCategory: ReadonlyMap<string, Declaration[]>,
+): MethodModel["result"] {
+  const namedResult = `${request.name.replace(/Request$/, "")}Result`;
+  const peers = category ? (byCategory.get(category) ?? []).filter((d) => d !== request) : [];
+
+  const responses = peers.filter((d) => ancestorsOf(d).includes("JSONRPCResultResponse"));
+  if (responses.length === 1) {
+    const response = responses[0]!;
+    const result = propertyOf({ kind: "reference", name: response.name }, "result", index);
+    const name = result && primaryResultName(result.type, category, namedResult, index);
+    if (result && name) return { type: result.type, name, response: response.name, source: "response-type" };
+  }
+
+  const results = peers.filter(isResultDeclaration);
+  if (results.length === 1) return { type: { kind: "reference", name: results[0]!.name }, name: results[0]!.name, source: "category" };
+
+  if (index.has(namedResult)) return { type: { kind: "reference", name: namedResult }, name: namedResult, source: "naming" };
+  return undefined;
+}
+
+/** Of the types a response may carry (e.g. CallToolResult | InputRequiredResult), the method's own. */
+function primaryResultName(type: TypeNode, category: string | undefined, namedResult: string, index: DeclarationIndex): string | undefined {
+  const names = type.kind === "reference" ? [type.name] : type.kind === "union" ? type.members.flatMap((m) => (m.kind === "reference" ? [m.name] : [])) : [];
+  if (names.length === 1) return names[0];
+  const sameCategory = names.filter((n) => {
+    const declaration = index.get(n);
+    return declaration && docCategory(declaration.doc) === category;
+  });
+  if (sameCategory.length === 1) return sameCategory[0];
+  return names.find((n) => n === namedResult);
+}
+
+function isResultDeclaration(declaration: Declaration): boolean {
+  return declaration.name.endsWith("Result");
+}
+
+function ancestorsOf(declaration: Declaration): string[] {
+  return declaration.kind === "interface" ? declaration.resolved.ancestors : [];
+}
+
+function groupByCategory(index: DeclarationIndex): Map<string, Declaration[]> {
+  const groups = new Map<string, Declaration[]>();
+  for (const declaration of index.values()) {
+    const category = docCategory(declaration.doc);
+    if (!category) continue;
+    groups.set(category, [...(groups.get(category) ?? []), declaration]);
+  }
+  return groups;
+}
+
+/** Every overlay entry that applies must name a method, type and capability this revision has. */
+function checkOverlayAgainst(
+  methods: readonly MethodModel[],
+  overlay: MethodOverlay,
+  index: DeclarationIndex,
+  report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
+): void {
+  const byName = new Map(methods.map((m) => [m.name, m]));
+  for (const rule of overlay.results) {
+    const method = byName.get(rule.method);
+    if (!method) report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which this revision does not have`);
+    else if (method.kind !== "request") report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which is a notification`);
+  }
+  const seen = new Set<string>();
+  for (const rule of overlay.capabilities) {
+    if (seen.has(rule.method)) report(ErrorCode.OverlayDuplicate, `overlay has two capability entries for ${rule.method}`);
+    seen.add(rule.method);
+    if (!byName.has(rule.method)) {
+      report(ErrorCode.OverlayUnknownMethod, `overlay capability entry names ${rule.method}, which this revision does not have`);
+    }
+    const holders = rule.holder === "receiver" ? ["ServerCapabilities", "ClientCapabilities"] : [rule.holder === "server" ? "ServerCapabilities" : "ClientCapabilities"];
+    for (const holder of holders) {
+      if (!capabilityExists(holder, rule.path.split("."), index)) {
+        report(ErrorCode.OverlayUnknownCapability, `overlay gives ${rule.method} the capability ${rule.path}, which ${holder} does not declare in this revision`);
+      }
+    }
+  }
+}
+
+function capabilityExists(holder: string, path: string[], index: DeclarationIndex): boolean {
+  let type: TypeNode | undefined = { kind: "reference", name: holder };
+  for (const segment of path) {
+    const property: TypeNode | undefined = type && objectView(type, index)?.properties.find((p) => p.name === segment)?.type;
+    if (!property) return false;
+    type = property;
+  }
+  return true;
+}

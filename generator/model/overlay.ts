@@ -1,0 +1,52 @@
+// The shape of the reviewed method overlay (data in generator/overlay/methods.ts)
+// and the rule for which entries apply to a revision.
+import type { CapabilityRequirement, RevisionFacts } from "./types.js";
+import { inRevisionRange } from "./revision-order.js";
+
+export interface RevisionRange {
+  /** First revision the entry applies to (inclusive); open when absent. */
+  since?: string;
+  /** Last revision the entry applies to (inclusive); open when absent. */
+  until?: string;
+}
+
+interface Cited {
+  /** The prose the entry follows: `<docs path>#<section>`. */
+  cite: string;
+}
+
+/** A request whose result type the schema leaves unsaid. */
+export interface ResultRule extends RevisionRange, Cited {
+  method: string;
+  result: string;
+}
+
+/** The capability a method needs; `path` is dotted, e.g. "resources.subscribe". */
+export interface CapabilityRule extends RevisionRange, Cited {
+  method: string;
+  holder: CapabilityRequirement["holder"];
+  path: string;
+}
+
+/** Facts about a whole revision that the prose states and the schema cannot. */
+export interface RevisionRule extends RevisionRange, Cited {
+  lifecycle: RevisionFacts["lifecycle"];
+  /** The union alias listing the requests that travel inside InputRequiredResult. */
+  inputRequests?: string;
+}
+
+export interface MethodOverlay {
+  results: ResultRule[];
+  capabilities: CapabilityRule[];
+  revisions: RevisionRule[];
+}
+
+/** The overlay restricted to the entries whose range covers `revision`. */
+export function overlayFor(overlay: MethodOverlay, revision: string): MethodOverlay {
+  const applies = (entry: RevisionRange) => inRevisionRange(revision, entry);
+  return {
+    results: overlay.results.filter(applies),
+    capabilities: overlay.capabilities.filter(applies),
+    revisions: overlay.revisions.filter(applies),
+  };
+}

@@ -1,0 +1,267 @@
+// The model: plain, JSON-serialisable data describing one protocol revision.
+// Nothing here refers to ts-morph; every later stage (emitters, validators, the
+// diff, the shims) reads only these types.
+//
+// Direction and capability requirements belong to the runtime contract that the
+// generated tables are typed against; the model uses the same definitions.
+import type { CapabilityRequirement, Direction } from "../../runtime/index.js";
+
+export type { CapabilityRequirement, Direction };
+
+/** A position in a schema file, 1-based like an editor shows it. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** A JSDoc comment: the description and its block tags, in source order. */
+export interface Doc {
+  /** The description, one string with "\n" between lines, inline tags kept verbatim. */
+  text: string;
+  tags: DocTag[];
+}
+
+export interface DocTag {
+  /** The tag name without "@", e.g. "category", "TJS-type", "nullable". */
+  name: string;
+  /** The text after the tag name, trimmed; "" for a bare tag such as `@internal`. */
+  text: string;
+}
+
+export type KeywordName =
+  | "any"
+  | "boolean"
+  | "never"
+  | "null"
+  | "number"
+  | "object"
+  | "string"
+  | "undefined"
+  | "unknown";
+
+/**
+ * A type expression. The parser normalises spellings that mean the same thing:
+ * `Array<T>` becomes an array, `Record<string, V>` an object with an index
+ * signature, `(T)` is T. Everything else keeps the shape it has in schema.ts.
+ */
+export type TypeNode =
+  | KeywordType
+  | LiteralType
+  | ReferenceType
+  | UnionType
+  | IntersectionType
+  | ArrayType
+  | TupleType
+  | ObjectType;
+
+export interface KeywordType {
+  kind: "keyword";
+  keyword: KeywordName;
+}
+
+export interface LiteralType {
+  kind: "literal";
+  value: string | number | boolean;
+  /** Set when the schema wrote `typeof CONST`: the constant's name. */
+  constant?: string;
+}
+
+/** A reference to another declaration of the same schema, by name. */
+export interface ReferenceType {
+  kind: "reference";
+  name: string;
+}
+
+export interface UnionType {
+  kind: "union";
+  members: TypeNode[];
+}
+
+export interface IntersectionType {
+  kind: "intersection";
+  members: TypeNode[];
+}
+
+export interface ArrayType {
+  kind: "array";
+  element: TypeNode;
+}
+
+export interface TupleType {
+  kind: "tuple";
+  elements: TypeNode[];
+}
+
+export interface ObjectType {
+  kind: "object";
+  properties: Property[];
+  indexSignature?: IndexSignature;
+}
+
+export interface Property {
+  name: string;
+  optional: boolean;
+  type: TypeNode;
+  doc: Doc;
+  location: SourceLocation;
+}
+
+export interface IndexSignature {
+  /** The parameter name as written (`key` in `[key: string]: T`); kept for printing. */
+  keyName: string;
+  keyType: "string" | "number";
+  type: TypeNode;
+  doc: Doc;
+}
+
+/** `extends Base` or `extends Omit<Base, "a" | "b">`, as declared. */
+export interface Heritage {
+  name: string;
+  omit: string[];
+  location: SourceLocation;
+}
+
+export interface InterfaceDeclaration {
+  kind: "interface";
+  name: string;
+  exported: boolean;
+  doc: Doc;
+  location: SourceLocation;
+  /** The parents as written, in declaration order. */
+  extends: Heritage[];
+  /** Own members only, in declaration order. */
+  properties: Property[];
+  indexSignature?: IndexSignature;
+  /** Own and inherited members with the `extends` chain applied (see model/resolve.ts). */
+  resolved: ResolvedShape;
+}
+
+export interface ResolvedShape {
+  /** Own properties first in declaration order, then inherited ones in the order met. */
+  properties: ResolvedProperty[];
+  indexSignature?: IndexSignature;
+  /** Every interface this one inherits from, nearest first, each once. */
+  ancestors: string[];
+}
+
+export interface ResolvedProperty extends Property {
+  /** The interface that declares the property (the type itself for own members). */
+  declaredIn: string;
+}
+
+export interface TypeAliasDeclaration {
+  kind: "alias";
+  name: string;
+  exported: boolean;
+  doc: Doc;
+  location: SourceLocation;
+  type: TypeNode;
+}
+
+export type Declaration = InterfaceDeclaration | TypeAliasDeclaration;
+
+export interface Constant {
+  name: string;
+  exported: boolean;
+  value: string | number | boolean;
+  doc: Doc;
+  location: SourceLocation;
+}
+
+/** An interface as the parser sees it, before model/resolve.ts applies its `extends` chain. */
+export type ParsedInterface = Omit<InterfaceDeclaration, "resolved">;
+export type ParsedDeclaration = ParsedInterface | TypeAliasDeclaration;
+
+/** What parse() reads off one schema.ts: its declarations and constants, sorted by name. */
+export interface ParsedSchema {
+  file: string;
+  declarations: ParsedDeclaration[];
+  constants: Constant[];
+}
+
+/** How a fact about a method was established, so reviewers can see what was derived and what was declared. */
+export type Provenance = "schema-union" | "response-type" | "category" | "naming" | "overlay";
+
+export interface MethodModel {
+  /** The JSON-RPC method name, e.g. "tools/call". */
+  name: string;
+  kind: "request" | "notification";
+  /** The message type that carries the method literal, e.g. "CallToolRequest". */
+  type: string;
+  direction: Direction;
+  directionSource: Provenance;
+  /**
+   * True when the request is never sent as a JSON-RPC message of its own but
+   * travels inside InputRequiredResult.inputRequests (2026-07-28 onwards).
+   */
+  inputRequest: boolean;
+  /** The resolved `params` property; absent when the message type has none. */
+  params?: {
+    /** The property's type. */
+    type: TypeNode;
+    /** The named params type when the schema names one (e.g. "CallToolRequestParams"). */
+    name?: string;
+    required: boolean;
+  };
+  /** Requests only. */
+  result?: {
+    /** The type a response's `result` carries; may be a union (e.g. with InputRequiredResult). */
+    type: TypeNode;
+    /** The method's own result declaration, e.g. "CallToolResult". */
+    name: string;
+    /** The JSONRPCResultResponse subtype the schema declares for the method, if any. */
+    response?: string;
+    source: Provenance;
+  };
+  capability?: CapabilityRequirement;
+  /** The @category of the message type, without backticks. */
+  category?: string;
+  deprecated: boolean;
+}
+
+/** Facts about a revision as a whole. */
+export interface RevisionFacts {
+  /** LATEST_PROTOCOL_VERSION of the schema. */
+  protocolVersion: string;
+  /** JSONRPC_VERSION of the schema. */
+  jsonrpcVersion: string;
+  /** Whether JSONRPCMessage admits arrays (JSON-RPC batches): 2025-03-26 only so far. */
+  batching: boolean;
+  /**
+   * "initialize": a stateful session opened by initialize / notifications/initialized.
+   * "per-request": no handshake; every request carries version and capabilities in _meta.
+   */
+  lifecycle: "initialize" | "per-request";
+  /** The union of requests that travel inside InputRequiredResult, when the revision has one. */
+  inputRequests?: string;
+}
+
+export interface Diagnostic {
+  severity: "error" | "warning";
+  code: string;
+  message: string;
+  location?: SourceLocation;
+}
+
+export interface RevisionSource {
+  /** The schema.ts file the model was read from, as given to the generator. */
+  file: string;
+  sha256: string;
+  /** The upstream commit when the revision comes from the lock. */
+  commit?: string;
+  /** True when the revision is pinned in spec/revisions.json. */
+  locked: boolean;
+}
+
+export interface RevisionModel {
+  revision: string;
+  source: RevisionSource;
+  facts: RevisionFacts;
+  declarations: Declaration[];
+  constants: Constant[];
+  /** Sorted by method name. */
+  methods: MethodModel[];
+  /** What the model builder could not settle. Errors stop generation; warnings are printed. */
+  diagnostics: Diagnostic[];
+}
