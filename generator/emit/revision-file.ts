@@ -1,0 +1,40 @@
+// generated/<rev>/revision.ts and generated/<rev>/index.ts.
+import type { RevisionModel } from "../model/types.js";
+import { methodsFileExports } from "./methods-file.js";
+import type { GeneratedFile } from "./printer.js";
+
+/** Names revision.ts exports; a schema declaring one of them cannot be generated (E_NAME_COLLISION). */
+export const revisionFileExports = ["revision"] as const;
+
+export function emitRevision(file: GeneratedFile, model: RevisionModel): void {
+  const info = revisionInfo(model);
+  file.print(`
+    /** What this folder was generated from, and the revision's protocol-level facts. */
+    export const revision = ${JSON.stringify(info, null, 2)} as const satisfies ${file.importType("mcpgen/runtime", "RevisionInfo")};
+  `);
+}
+
+export function emitRevisionIndex(file: GeneratedFile): void {
+  file.print(`
+    export * from "./types.js";
+    export * from "./methods.js";
+    export * from "./revision.js";
+  `);
+}
+
+/** The fields of RevisionInfo (runtime/index.ts), in its order. */
+export function revisionInfo(model: RevisionModel) {
+  return {
+    name: model.revision,
+    protocolVersion: model.facts.protocolVersion,
+    jsonrpcVersion: model.facts.jsonrpcVersion,
+    lifecycle: model.facts.lifecycle,
+    batching: model.facts.batching,
+    inputRequests: model.facts.inputRequests ?? null,
+    schemaSha256: model.source.sha256,
+    commit: model.source.commit ?? null,
+  };
+}
+
+/** Every name a revision's index.ts exports besides the schema's own. */
+export const generatedExports: readonly string[] = [...methodsFileExports, ...revisionFileExports];

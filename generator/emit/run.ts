@@ -1,0 +1,83 @@
+// run(): revision models in, output files out. Pure: no file system, no clock;
+// the same models give the same bytes.
+import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
+import { compareRevisions } from "../model/revision-order.js";
+import type { RevisionModel } from "../model/types.js";
+import { formatTypeScript } from "./format.js";
+import { emitMethods } from "./methods-file.js";
+import { GeneratedFile, type OutputFile } from "./printer.js";
+import { emitRevision, emitRevisionIndex, generatedExports } from "./revision-file.js";
+import { emitRootIndex } from "./root-index-file.js";
+import { surfaceOf } from "./surface.js";
+import { emitTypes } from "./types-file.js";
+
+export interface GenerationOutput {
+  /** Files relative to the output directory: `<rev>/types.ts`, ..., `index.ts`. */
+  files: OutputFile[];
+  /** Surface summaries, relative to the surface directory: `<rev>.json`. */
+  surfaces: OutputFile[];
+}
+
+/** The files of one revision's folder, unformatted. */
+export function revisionFiles(model: RevisionModel): GeneratedFile[] {
+  checkNameCollisions(model);
+  const header = {
+    source: `MCP schema revision ${model.revision}`,
+    details: [
+      `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
+    ],
+  };
+  const at = (name: string) => new GeneratedFile(`${model.revision}/${name}`, header);
+  const types = at("types.ts");
+  emitTypes(types, model);
+  const methods = at("methods.ts");
+  emitMethods(methods, model);
+  const revision = at("revision.ts");
+  emitRevision(revision, model);
+  const index = at("index.ts");
+  emitRevisionIndex(index);
+  return [types, methods, revision, index];
+}
+
+/** Generates every file for a set of revisions; the root index lists them oldest first. */
+export async function run(models: readonly RevisionModel[]): Promise<GenerationOutput> {
+  const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
+  const perRevision = await Promise.all(ordered.map(revisionOutput));
+  return {
+    files: [...perRevision.flat(), await rootIndexOutput(ordered)],
+    surfaces: ordered.map(surfaceOutput),
+  };
+}
+
+/** The formatted files of one revision's folder. */
+export function revisionOutput(model: RevisionModel): Promise<OutputFile[]> {
+  return Promise.all(revisionFiles(model).map(formatted));
+}
+
+/** The formatted root index.ts listing `models`, oldest first. */
+export function rootIndexOutput(models: readonly RevisionModel[]): Promise<OutputFile> {
+  const file = new GeneratedFile("index.ts", { source: "the MCP schema revisions listed below", details: [] });
+  emitRootIndex(file, [...models].sort((a, b) => compareRevisions(a.revision, b.revision)));
+  return formatted(file);
+}
+
+export function surfaceOutput(model: RevisionModel): OutputFile {
+  return { path: `${model.revision}.json`, content: surfaceOf(model) };
+}
+
+async function formatted(file: GeneratedFile): Promise<OutputFile> {
+  return { path: file.path, content: await formatTypeScript(file.toString()) };
+}
+
+/** A schema name that a generated export would shadow stops generation. */
+function checkNameCollisions(model: RevisionModel): void {
+  const problems: LocatedDiagnostic[] = [];
+  for (const declared of [...model.constants, ...model.declarations]) {
+    if (generatedExports.includes(declared.name)) {
+      problems.push(
+        problemAt(ErrorCode.NameCollision, `the schema declares ${declared.name}, a name mcpgen generates for every revision`, declared.location),
+      );
+    }
+  }
+  if (problems.length > 0) throw new SchemaError(model.source.file, problems);
+}

@@ -1,0 +1,54 @@
+// The generator as one pure function: schema texts in, models and output files
+// out. The CLI reads and writes the files; tests call this directly.
+import { SchemaError } from "./diagnostics.js";
+import { buildRevisionModel } from "./model/build.js";
+import type { MethodOverlay } from "./model/overlay.js";
+import type { Diagnostic, RevisionModel } from "./model/types.js";
+import { methodOverlay } from "./overlay/methods.js";
+import { parseSchema } from "./parse/parse-schema.js";
+import { run, type GenerationOutput } from "./emit/run.js";
+
+export interface SchemaSource {
+  revision: string;
+  /** The path shown in diagnostics. */
+  file: string;
+  text: string;
+  sha256: string;
+  /** The upstream commit, for revisions from the lock. */
+  commit?: string;
+  /** Whether the revision is pinned in spec/revisions.json (overlay mismatches are then errors). */
+  locked: boolean;
+}
+
+/** Parses and models one schema. Throws SchemaError if it has errors; warnings stay in model.diagnostics. */
+export function buildModel(source: SchemaSource, overlay: MethodOverlay = methodOverlay): RevisionModel {
+  const parsed = parseSchema({ file: source.file, text: source.text });
+  const model = buildRevisionModel(parsed, {
+    revision: source.revision,
+    source: {
+      file: source.file,
+      sha256: source.sha256,
+      locked: source.locked,
+      ...(source.commit ? { commit: source.commit } : {}),
+    },
+    overlay,
+  });
+  const errors = model.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new SchemaError(source.file, errors);
+  return model;
+}
+
+export interface Generation extends GenerationOutput {
+  models: RevisionModel[];
+  /** Warnings of every model, each tagged with its schema file. */
+  warnings: { file: string; diagnostic: Diagnostic }[];
+}
+
+export async function generate(sources: readonly SchemaSource[], overlay: MethodOverlay = methodOverlay): Promise<Generation> {
+  const models = sources.map((source) => buildModel(source, overlay));
+  const output = await run(models);
+  const warnings = models.flatMap((model) =>
+    model.diagnostics.map((diagnostic) => ({ file: model.source.file, diagnostic })),
+  );
+  return { ...output, models, warnings };
+}
