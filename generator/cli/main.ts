@@ -1,0 +1,154 @@
+// The mcpgen command line. The only code that reads the environment, touches
+// the file system (through ./io.ts and the command modules) or sets exit codes.
+//
+// Exit codes: 0 success; 1 `generate --check` found differences; 2 bad input
+// (usage, unknown revision, unreadable or invalid schema, a file that does not
+// match the lock).
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Command, CommanderError, Option } from "commander";
+import { SpecError } from "../lock/lock.js";
+import { SchemaError, formatDiagnostic } from "../diagnostics.js";
+import { generateCommand, SchemaFailure } from "./generate-command.js";
+import type { Io } from "./io.js";
+import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js";
+
+/** The folder holding mcpgen's package.json: defaults for the lock, cache and output are relative to it. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "mcpgen") return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("mcpgen: cannot find mcpgen's package.json above " + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+function version(root: string): string {
+  return JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+}
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const root = packageRoot();
+  let exitCode = 0;
+  const specPaths = (options: { lock?: string; cache?: string }): SpecPaths => ({
+    lock: resolve(io.cwd, options.lock ?? join(root, "spec", "revisions.json")),
+    cache: resolve(io.cwd, options.cache ?? join(root, "spec")),
+  });
+  const lockOption = () => new Option("--lock <file>", "the lock file (default: spec/revisions.json of the mcpgen package)");
+  const cacheOption = () => new Option("--cache <dir>", "the spec cache folder (default: spec/ of the mcpgen package)");
+
+  const program = new Command("mcpgen")
+    .description("Generate typed MCP runtimes from each protocol revision's schema.ts")
+    .version(version(root))
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: (text, write) => write(`mcpgen: ${text.replace(/^error: /, "")}`),
+    })
+    .showHelpAfterError("(run mcpgen --help for usage)");
+
+  const spec = program.command("spec").description("manage the pinned upstream schema files (spec/revisions.json and the spec/<rev>/ cache)");
+  spec
+    .command("sync")
+    .description("copy each revision's pinned files into the cache, verifying every sha256")
+    .option("--from <dir>", "read <dir>/<rev>/schema.ts etc. instead of downloading (default: $MCP_SPEC_DIR)")
+    .option("--rev <name...>", "only these revisions", [])
+    .option("--quiet", "no progress output", false)
+    .addOption(lockOption())
+    .addOption(cacheOption())
+    .action(async (options) => {
+      const from = options.from ?? io.env["MCP_SPEC_DIR"];
+      exitCode = await syncSpec(io, specPaths(options), { from: from || undefined, revisions: options.rev, quiet: options.quiet });
+    });
+  spec
+    .command("list")
+    .description("list the pinned revisions and whether each is synced and verified")
+    .option("--json", "print JSON", false)
+    .addOption(lockOption())
+    .addOption(cacheOption())
+    .action(async (options) => {
+      exitCode = await listSpec(io, specPaths(options), { json: options.json });
+    });
+  spec
+    .command("pin")
+    .description("add or update a revision in the lock from a folder of upstream files")
+    .argument("<rev>", "the revision name, e.g. 2026-07-28")
+    .requiredOption("--from <dir>", "folder holding <rev>/schema.ts, <rev>/schema.json and <rev>/examples/")
+    .requiredOption("--commit <sha>", "the upstream commit the files come from")
+    .addOption(lockOption())
+    .action(async (revision, options) => {
+      exitCode = await pinSpec(io, specPaths(options), { revision, from: options.from, commit: options.commit });
+    });
+
+  program
+    .command("generate")
+    .description("generate types and method tables for each revision into <out>/<rev>/")
+    .option("--rev <name...>", "only these revisions (default: every revision in the lock)", [])
+    .option("--out <dir>", "output folder (default: generated/ of the mcpgen package)")
+    .option("--schema <path>", "generate from this schema.ts instead of the lock (needs --rev NAME)")
+    .option("--surface <dir>", "where surface summaries go (default: spec/surface/ for pinned revisions, none with --schema)")
+    .option("--check", "write nothing; exit 1 and list the files that differ from a fresh generation", false)
+    .option("--quiet", "no progress output", false)
+    .option("--json", "print a JSON report on stdout", false)
+    .addOption(lockOption())
+    .addOption(cacheOption())
+    .action(async (options) => {
+      const paths = specPaths(options);
+      const surface = options.surface ?? (options.schema === undefined ? join(root, "spec", "surface") : undefined);
+      exitCode = await generateCommand(io, {
+        ...paths,
+        revisions: options.rev,
+        out: resolve(io.cwd, options.out ?? join(root, "generated")),
+        surface: surface === undefined ? undefined : resolve(io.cwd, surface),
+        ...(options.schema !== undefined ? { schema: options.schema } : {}),
+        check: options.check,
+        quiet: options.quiet,
+        json: options.json,
+      });
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    return reportError(io, error);
+  }
+}
+
+function reportError(io: Io, error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not errors; commander has already printed everything.
+    return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
+  }
+  if (error instanceof SchemaFailure) {
+    io.stderr(`${error.format()}\n`);
+    return 2;
+  }
+  if (error instanceof SchemaError) {
+    io.stderr(`${error.diagnostics.map((d) => formatDiagnostic(d, { file: error.file })).join("\n")}\n`);
+    return 2;
+  }
+  if (error instanceof SpecError) {
+    io.stderr(`mcpgen: ${error.message}\n`);
+    return 2;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr(`mcpgen: internal error: ${message}\n`);
+  return 70;
+}
+
+/** The process's own Io. */
+export function processIo(): Io {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    fetch: globalThis.fetch,
+  };
+}

@@ -1,0 +1,146 @@
+// spec/revisions.json, the lock: which upstream files each revision is made of,
+// where to fetch them and their sha256. Pure: the CLI does the reading, fetching
+// and writing; this module decides what is acceptable.
+import { createHash } from "node:crypto";
+import { compareRevisions } from "../model/revision-order.js";
+
+export interface LockedFile {
+  /** Path inside the revision's folder, "/"-separated: "schema.ts", "examples/CallToolRequest/x.json". */
+  path: string;
+  url: string;
+  sha256: string;
+}
+
+export interface LockedRevision {
+  name: string;
+  /** The upstream commit the files were taken from. */
+  commit: string;
+  files: LockedFile[];
+}
+
+export interface Lock {
+  upstream: { repository: string; rawBaseUrl: string };
+  revisions: LockedRevision[];
+}
+
+/** A problem with the lock or with files checked against it; the CLI exits 2 on it. */
+export class SpecError extends Error {
+  override name = "SpecError";
+}
+
+/** Files every revision must have; examples/ is optional. */
+export const requiredFiles = ["schema.ts", "schema.json"] as const;
+
+const sha256Pattern = /^[0-9a-f]{64}$/;
+const commitPattern = /^[0-9a-f]{40}$/;
+const revisionNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Parses and checks the lock's shape; every error names the lock file and the offending entry. */
+export function parseLock(text: string, file: string): Lock {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SpecError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  const fail = (pointer: string, problem: string): never => {
+    throw new SpecError(`${file}: ${pointer}: ${problem}`);
+  };
+  if (!isObject(data)) return fail("/", "expected an object");
+  const upstream = data["upstream"];
+  if (!isObject(upstream) || typeof upstream["repository"] !== "string" || typeof upstream["rawBaseUrl"] !== "string") {
+    return fail("/upstream", 'expected { "repository": string, "rawBaseUrl": string }');
+  }
+  const revisions = data["revisions"];
+  if (!Array.isArray(revisions)) return fail("/revisions", "expected an array");
+  const seen = new Set<string>();
+  const parsed = revisions.map((revision: unknown, i): LockedRevision => {
+    const at = `/revisions/${i}`;
+    if (!isObject(revision)) return fail(at, "expected an object");
+    const { name, commit, files } = revision;
+    if (typeof name !== "string" || !revisionNamePattern.test(name)) return fail(`${at}/name`, "expected a revision name");
+    if (seen.has(name)) return fail(`${at}/name`, `revision ${name} is listed twice`);
+    seen.add(name);
+    if (typeof commit !== "string" || !commitPattern.test(commit)) return fail(`${at}/commit`, "expected a 40-digit commit hash");
+    if (!Array.isArray(files)) return fail(`${at}/files`, "expected an array");
+    const lockedFiles = files.map((entry: unknown, j): LockedFile => {
+      const fileAt = `${at}/files/${j}`;
+      if (!isObject(entry)) return fail(fileAt, "expected an object");
+      const { path, url, sha256: hash } = entry;
+      if (typeof path !== "string" || !isSafeRelativePath(path)) return fail(`${fileAt}/path`, "expected a relative path without '..'");
+      if (typeof url !== "string" || !/^https?:\/\//.test(url)) return fail(`${fileAt}/url`, "expected an http(s) URL");
+      if (typeof hash !== "string" || !sha256Pattern.test(hash)) return fail(`${fileAt}/sha256`, "expected 64 lowercase hex digits");
+      return { path, url, sha256: hash };
+    });
+    for (const required of requiredFiles) {
+      if (!lockedFiles.some((f) => f.path === required)) fail(`${at}/files`, `revision ${name} has no ${required}`);
+    }
+    return { name, commit, files: lockedFiles };
+  });
+  return { upstream: { repository: upstream["repository"], rawBaseUrl: upstream["rawBaseUrl"] }, revisions: parsed };
+}
+
+export function formatLock(lock: Lock): string {
+  return `${JSON.stringify(lock, null, 2)}\n`;
+}
+
+/** The revisions named (all when none are), in lock order; an unknown name is an error listing the known ones. */
+export function selectRevisions(lock: Lock, names: readonly string[] = []): LockedRevision[] {
+  if (names.length === 0) return lock.revisions;
+  return names.map((name) => {
+    const revision = lock.revisions.find((r) => r.name === name);
+    if (!revision) {
+      throw new SpecError(
+        `unknown revision "${name}": spec/revisions.json pins ${lock.revisions.map((r) => r.name).join(", ")}`,
+      );
+    }
+    return revision;
+  });
+}
+
+/**
+ * Checks one file's bytes against the lock. Returns the one-line problem, naming
+ * where the file was read from and the expected and actual hashes, or undefined
+ * when the file is as pinned.
+ */
+export function checkFile(file: LockedFile, bytes: Uint8Array | undefined, where: string): string | undefined {
+  if (bytes === undefined) return `${where}: missing (expected sha256 ${file.sha256})`;
+  const actual = sha256(bytes);
+  if (actual !== file.sha256) return `${where}: sha256 mismatch: expected ${file.sha256}, actual ${actual}`;
+  return undefined;
+}
+
+/** A lock entry for a revision from files at hand (`mcpgen spec pin`): paths sorted, hashes computed. */
+export function pinRevision(
+  lock: Lock,
+  name: string,
+  commit: string,
+  files: readonly { path: string; bytes: Uint8Array }[],
+): Lock {
+  if (!revisionNamePattern.test(name)) throw new SpecError(`"${name}" is not a valid revision name`);
+  if (!commitPattern.test(commit)) throw new SpecError(`"${commit}" is not a 40-digit commit hash`);
+  for (const required of requiredFiles) {
+    if (!files.some((f) => f.path === required)) throw new SpecError(`revision ${name}: ${required} is missing`);
+  }
+  const entry: LockedRevision = {
+    name,
+    commit,
+    files: [...files]
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      .map((f) => ({ path: f.path, url: `${lock.upstream.rawBaseUrl}/${commit}/schema/${name}/${f.path}`, sha256: sha256(f.bytes) })),
+  };
+  const revisions = [...lock.revisions.filter((r) => r.name !== name), entry].sort((a, b) => compareRevisions(a.name, b.name));
+  return { ...lock, revisions };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isSafeRelativePath(path: string): boolean {
+  return path !== "" && !path.startsWith("/") && !path.split("/").some((segment) => segment === ".." || segment === "");
+}
