@@ -50,7 +50,7 @@ export async function run(models: readonly RevisionModel[]): Promise<GenerationO
 }
 
 /** The formatted files of one revision's folder. */
-export function revisionOutput(model: RevisionModel): Promise<OutputFile[]> {
+export async function revisionOutput(model: RevisionModel): Promise<OutputFile[]> {
   return Promise.all(revisionFiles(model).map(formatted));
 }
 

@@ -4,7 +4,7 @@ import type { Constant, Declaration, Heritage, RevisionModel } from "../model/ty
 import type { GeneratedFile } from "./printer.js";
 import { printDoc, printLiteral, printObjectBody, printType } from "./typescript.js";
 
-export function emitTypes(file: GeneratedFile, model: RevisionModel): void {
+export function emitTypes(file: GeneratedFile, model: Pick<RevisionModel, "constants" | "declarations">): void {
   for (const constant of model.constants) file.print(printConstant(constant));
   for (const declaration of model.declarations) file.print(printDeclaration(declaration));
 }

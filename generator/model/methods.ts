@@ -6,8 +6,8 @@
 //   ClientNotification / ServerNotification unions; requests that travel inside
 //   InputRequiredResult (2026-07-28 on) from the union the overlay names.
 // - Its result comes from, in order: the JSONRPCResultResponse subtype of the
-//   same @category; the one *Result type of the same @category; the
-//   XRequest → XResult naming convention; the overlay.
+//   same @category; the one result type (extends Result, or named *Result) of
+//   the same @category; the XRequest → XResult naming convention; the overlay.
 // - Its capability comes from the overlay only: the schema has no link between
 //   methods and capabilities.
 import { ErrorCode } from "../diagnostics.js";
@@ -218,8 +218,9 @@ function primaryResultName(type: TypeNode, category: string | undefined, namedRe
   return names.find((n) => n === namedResult);
 }
 
+/** A result type: one that extends Result, or is named *Result (2026-07-28's input-request results extend nothing). */
 function isResultDeclaration(declaration: Declaration): boolean {
-  return declaration.name.endsWith("Result");
+  return declaration.name.endsWith("Result") || ancestorsOf(declaration).includes("Result");
 }
 
 function ancestorsOf(declaration: Declaration): string[] {

@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import ts from "typescript";
+import { afterAll } from "vitest";
+import type { Io } from "../generator/cli/io.js";
+import type { SchemaSource } from "../generator/generate.js";
+import { parseLock, sha256 } from "../generator/lock/lock.js";
+
+export const projectRoot = resolve(import.meta.dirname, "..");
+export const lockPath = join(projectRoot, "spec", "revisions.json");
+export const lock = parseLock(readFileSync(lockPath, "utf8"), "spec/revisions.json");
+export const pinnedRevisions = lock.revisions.map((r) => r.name);
+
+/** The pinned schema of a revision, read from the spec cache that `npm run generate` fills. */
+export function pinnedSource(revision: string): SchemaSource {
+  const file = join(projectRoot, "spec", revision, "schema.ts");
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: run the README's first command (npm run generate) before the tests`);
+  }
+  const bytes = readFileSync(file);
+  const entry = lock.revisions.find((r) => r.name === revision)!;
+  const expected = entry.files.find((f) => f.path === "schema.ts")!.sha256;
+  if (sha256(bytes) !== expected) throw new Error(`${file} does not match the lock; run \`mcpgen spec sync\``);
+  return { revision, file: `spec/${revision}/schema.ts`, text: bytes.toString("utf8"), sha256: expected, commit: entry.commit, locked: true };
+}
+
+/** A schema written by a test: an unpinned revision unless `locked` is set. */
+export function snippetSource(text: string, options: { revision?: string; locked?: boolean } = {}): SchemaSource {
+  return { revision: options.revision ?? "test", file: "snippet.ts", text, sha256: sha256(text), locked: options.locked ?? false };
+}
+
+/** A fresh temporary folder, removed when the test file finishes. */
+export function tempDir(prefix = "mcpgen-test-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface CapturedIo extends Io {
+  out: string;
+  err: string;
+}
+
+/** An Io that records what the CLI prints. */
+export function captureIo(options: { cwd?: string; env?: Record<string, string>; fetch?: typeof fetch } = {}): CapturedIo {
+  const io: CapturedIo = {
+    out: "",
+    err: "",
+    stdout: (text) => {
+      io.out += text;
+    },
+    stderr: (text) => {
+      io.err += text;
+    },
+    env: options.env ?? {},
+    cwd: options.cwd ?? projectRoot,
+    stdoutIsTTY: false,
+    fetch: options.fetch ?? (() => Promise.reject(new Error("tests do not reach the network"))),
+  };
+  return io;
+}
+
+/**
+ * Type-checks files with the project's TypeScript in strict mode and returns
+ * the diagnostics as "file(line,col): message" lines ([] when clean).
+ * `mcpgen/runtime` resolves to the runtime sources, as in the project.
+ */
+export function typeCheck(rootNames: string[]): string[] {
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2022.d.ts"],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    types: [],
+    paths: { "mcpgen/runtime": [join(projectRoot, "runtime", "index.ts")] },
+  };
+  const program = ts.createProgram(rootNames, options);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+    if (!d.file || d.start === undefined) return message;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}(${line + 1},${character + 1}): ${message}`;
+  });
+}
