@@ -103,6 +103,7 @@ export function formatDiagnostic(diagnostic: Diagnostic, options: { file?: strin
 /** The lines around `line`, numbered, with a caret under `column` (both 1-based). */
 export function codeFrame(text: string, line: number, column: number, context = 2): string {
   const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop(); // the final newline ends a line; it starts none
   const first = Math.max(1, line - context);
   const last = Math.min(lines.length, line + context);
   const width = String(last).length;

@@ -57,12 +57,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .description("copy each revision's pinned files into the cache, verifying every sha256")
     .option("--from <dir>", "read <dir>/<rev>/schema.ts etc. instead of downloading (default: $MCP_SPEC_DIR)")
     .option("--rev <name...>", "only these revisions", [])
+    .option("--force", "fetch again even when the cache already matches the lock", false)
     .option("--quiet", "no progress output", false)
     .addOption(lockOption())
     .addOption(cacheOption())
     .action(async (options) => {
       const from = options.from ?? io.env["MCP_SPEC_DIR"];
-      exitCode = await syncSpec(io, specPaths(options), { from: from || undefined, revisions: options.rev, quiet: options.quiet });
+      exitCode = await syncSpec(io, specPaths(options), { from: from || undefined, revisions: options.rev, force: options.force, quiet: options.quiet });
     });
   spec
     .command("list")

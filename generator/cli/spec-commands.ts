@@ -24,6 +24,8 @@ export interface SyncOptions {
   /** A folder holding <rev>/schema.ts etc.; undefined means download the pinned URLs. */
   from?: string;
   revisions: string[];
+  /** Fetch again even when the cache already matches the lock. */
+  force: boolean;
   quiet: boolean;
 }
 
@@ -36,8 +38,13 @@ export async function syncSpec(io: Io, paths: SpecPaths, options: SyncOptions): 
   const lock = await readLock(io, paths);
   const selected = selectRevisions(lock, options.revisions);
   const source = options.from === undefined ? "the pinned upstream URLs" : displayPath(io, options.from);
+  const statuses = await cacheStatus(io, paths, { ...lock, revisions: selected });
   let failed = 0;
   for (const revision of selected) {
+    if (!options.force && statuses.find((s) => s.name === revision.name)?.status === "verified") {
+      if (!options.quiet) io.stderr(`up to date ${revision.name} (${revision.files.length} files verified in the cache)\n`);
+      continue;
+    }
     const started = performance.now();
     const fetched = await fetchRevision(io, revision, options.from);
     const problems = fetched.flatMap(({ file, bytes, where, failure }) => failure ?? checkFile(file, bytes, where) ?? []);

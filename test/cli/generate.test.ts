@@ -1,0 +1,232 @@
+// `mcpgen generate`, in-process against temporary output folders, plus the real
+// binary for exit codes. The spec cache is the one `npm run generate` filled.
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { main } from "../../generator/cli/main.js";
+import { captureIo, pinnedSource, projectRoot, tempDir, typeCheck } from "../helpers.js";
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe("generate from the lock", () => {
+  test("writes <out>/<rev>/{types,methods,revision,index}.ts, the root index and the surface, one progress line per revision", async () => {
+    const out = tempDir();
+    const surface = tempDir();
+    const io = captureIo();
+    expect(await main(["generate", "--rev", "2025-06-18", "2024-11-05", "--out", out, "--surface", surface], io)).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts"]);
+    expect(readdirSync(join(out, "2025-06-18")).sort()).toEqual(["index.ts", "methods.ts", "revision.ts", "types.ts"]);
+    expect(readdirSync(surface).sort()).toEqual(["2024-11-05.json", "2025-06-18.json"]);
+    const lines = io.err.trim().split("\n");
+    expect(lines[0]).toMatch(/^generated 2024-11-05 +24 methods +79 types +\d+ ms$/);
+    expect(lines[1]).toMatch(/^generated 2025-06-18 +25 methods +91 types +\d+ ms$/);
+    expect(lines[2]).toMatch(/^generated 2 revision\(s\) into .+ in \d+ ms$/);
+    expect(io.out).toBe("");
+  });
+
+  test("--check passes on fresh output, then lists changed, missing and extra files with exit 1", async () => {
+    const out = tempDir();
+    const surface = tempDir();
+    const args = ["generate", "--rev", "2025-06-18", "--out", out, "--surface", surface];
+    await main(args, captureIo());
+    expect(await main([...args, "--check", "--quiet"], captureIo())).toBe(0);
+
+    appendFileSync(join(out, "2025-06-18", "types.ts"), "// edited by hand\n");
+    rmSync(join(surface, "2025-06-18.json"));
+    writeFileSync(join(out, "2025-06-18", "stale.ts"), "");
+    const io = captureIo({ cwd: out });
+    expect(await main([...args, "--check", "--quiet"], io)).toBe(1);
+    expect(io.err.split("\n")).toEqual([
+      "mcpgen: generate --check: 3 file(s) differ from a fresh generation:",
+      "  changed  2025-06-18/types.ts",
+      expect.stringMatching(/^ {2}missing +.*2025-06-18\.json$/),
+      "  extra    2025-06-18/stale.ts",
+      "",
+    ]);
+  });
+
+  test("--json reports what was generated on stdout and nothing on stderr", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--json"], io)).toBe(0);
+    const report = JSON.parse(io.out);
+    expect(report.revisions).toEqual([
+      { revision: "2026-07-28", methods: 21, types: 155, files: 4, ms: expect.any(Number), warnings: [] },
+    ]);
+    expect(io.err).toBe("");
+  });
+
+  test("--quiet prints nothing", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--quiet"], io)).toBe(0);
+    expect(io.err + io.out).toBe("");
+  });
+
+  test("a revision whose cache does not match the lock is refused", async () => {
+    const cache = tempDir();
+    mkdirSync(join(cache, "2025-06-18"));
+    writeFileSync(join(cache, "2025-06-18", "schema.ts"), "export type X = string;\n");
+    const io = captureIo({ cwd: cache });
+    expect(await main(["generate", "--rev", "2025-06-18", "--cache", cache, "--out", tempDir()], io)).toBe(2);
+    expect(io.err).toMatch(/^mcpgen: 2025-06-18\/schema\.ts: sha256 mismatch: expected 7d7f4cc6[0-9a-f]{56}, actual [0-9a-f]{64}; run `mcpgen spec sync` to restore the pinned file\n$/);
+
+    const missing = captureIo({ cwd: cache });
+    expect(await main(["generate", "--rev", "2024-11-05", "--cache", cache, "--out", tempDir()], missing)).toBe(2);
+    expect(missing.err).toBe("mcpgen: revision 2024-11-05 is not synced (2024-11-05/schema.ts is missing): run `mcpgen spec sync`\n");
+  });
+});
+
+describe("bad input: one clear error, non-zero exit", () => {
+  test("an unknown revision", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--rev", "2030-01-01", "--out", tempDir()], io)).toBe(2);
+    expect(io.err).toBe(
+      'mcpgen: unknown revision "2030-01-01": spec/revisions.json pins 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n',
+    );
+  });
+
+  test("an unknown option", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--frobnicate"], io)).toBe(2);
+    expect(io.err.split("\n")[0]).toBe("mcpgen: unknown option '--frobnicate'");
+  });
+
+  test("an unreadable schema", async () => {
+    const io = captureIo({ cwd: tempDir() });
+    expect(await main(["generate", "--schema", "nowhere.ts", "--rev", "x", "--out", tempDir()], io)).toBe(2);
+    expect(io.err).toBe("mcpgen: cannot read schema nowhere.ts: no such file\n");
+  });
+
+  test("--schema without a revision name", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--schema", "x.ts", "--out", tempDir()], io)).toBe(2);
+    expect(io.err).toBe("mcpgen: --schema needs exactly one --rev NAME to call the revision\n");
+  });
+
+  test("a syntax error in schema.ts: file:line:col, code and code frame", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "schema.ts"), 'export const LATEST_PROTOCOL_VERSION = "x";\nexport interface Broken {\n  field: string\n  other: = 1;\n}\n');
+    const io = captureIo({ cwd: dir });
+    expect(await main(["generate", "--schema", "schema.ts", "--rev", "broken", "--out", join(dir, "out")], io)).toBe(2);
+    expect(io.err).toBe(
+      [
+        "schema.ts:4:10: error E_SYNTAX: TS1110: Type expected.",
+        "  2 | export interface Broken {",
+        "  3 |   field: string",
+        "> 4 |   other: = 1;",
+        "    |          ^",
+        "  5 | }",
+        "",
+      ].join("\n"),
+    );
+    expect(existsSync(join(dir, "out"))).toBe(false);
+  });
+});
+
+describe("a revision the lock has never heard of generates with no code change", () => {
+  // The latest pinned revision plus what a spec release typically adds: a new
+  // request with its result, a notification, and a new server capability.
+  const latest = pinnedSource("2026-07-28").text;
+  const next = `${latest
+    .replace("export type ClientRequest =\n", "export type ClientRequest =\n  | FrobnicateWidgetsRequest\n")
+    .replace("export type ServerNotification =\n", "export type ServerNotification =\n  | WidgetsChangedNotification\n")
+    .replace(/(export interface ServerCapabilities \{\n)/, "$1  /** Present if the server offers widgets. */\n  widgets?: { listChanged?: boolean };\n")
+    .replace('export const LATEST_PROTOCOL_VERSION = "2026-07-28";', 'export const LATEST_PROTOCOL_VERSION = "2027-03-01";')}
+/** @category \`widgets/frobnicate\` */
+export interface FrobnicateWidgetsRequestParams extends RequestParams {
+  widget: string;
+  force?: boolean;
+}
+
+/** @category \`widgets/frobnicate\` */
+export interface FrobnicateWidgetsRequest extends JSONRPCRequest {
+  method: "widgets/frobnicate";
+  params: FrobnicateWidgetsRequestParams;
+}
+
+/** @category \`widgets/frobnicate\` */
+export interface FrobnicateWidgetsResult extends Result {
+  frobnicated: number;
+}
+
+/** @category \`notifications/widgets/changed\` */
+export interface WidgetsChangedNotification extends JSONRPCNotification {
+  method: "notifications/widgets/changed";
+  params?: NotificationParams;
+}
+`;
+
+  test("the test's schema really has the additions", () => {
+    for (const added of ["| FrobnicateWidgetsRequest", "| WidgetsChangedNotification", "widgets?: { listChanged?: boolean }", '"2027-03-01"']) {
+      expect(next).toContain(added);
+    }
+  });
+
+  test("generate --schema PATH --rev NAME --out DIR", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "schema.ts"), next);
+    const out = join(dir, "out");
+    const io = captureIo({ cwd: dir });
+    expect(await main(["generate", "--schema", "schema.ts", "--rev", "2027-03-01", "--out", out], io)).toBe(0);
+    expect(io.err).not.toMatch(/warning|error/);
+    expect(io.err).toMatch(/^generated 2027-03-01 +23 methods +159 types +\d+ ms$/m);
+
+    const methods = readFileSync(join(out, "2027-03-01", "methods.ts"), "utf8");
+    expect(methods).toContain(`"widgets/frobnicate": {
+    kind: "request",
+    direction: "client-to-server",
+    type: "FrobnicateWidgetsRequest",
+    params: "FrobnicateWidgetsRequestParams",
+    paramsRequired: true,
+    result: "FrobnicateWidgetsResult",
+    resultResponse: null,
+    capability: null,
+    inputRequest: false,
+  },`);
+    expect(methods).toContain(`"notifications/widgets/changed": {
+    kind: "notification",
+    direction: "server-to-client",`);
+    // Open-ended overlay entries still apply to the new revision.
+    expect(methods).toMatch(/"tools\/call": \{[^}]*capability: \{ holder: "server", path: \["tools"\] \}/);
+    const types = readFileSync(join(out, "2027-03-01", "types.ts"), "utf8");
+    expect(types).toContain("widgets?: {\n    listChanged?: boolean;\n  };");
+    const revision = readFileSync(join(out, "2027-03-01", "revision.ts"), "utf8");
+    expect(revision).toContain('protocolVersion: "2027-03-01"');
+    expect(revision).toContain("commit: null");
+    expect(readFileSync(join(out, "index.ts"), "utf8")).toContain('name: "2027-03-01"');
+    // No surface is written for an unpinned revision unless asked for.
+    expect(existsSync(join(projectRoot, "spec", "surface", "2027-03-01.json"))).toBe(false);
+
+    const usage = join(out, "usage.ts");
+    writeFileSync(
+      usage,
+      `import type { ParamsOf, ResultOf, ServerCapabilities } from "./2027-03-01/index.js";
+export const params: ParamsOf<"widgets/frobnicate"> = { widget: "w", _meta: { "io.modelcontextprotocol/protocolVersion": "2027-03-01", "io.modelcontextprotocol/clientCapabilities": {} } };
+export const result: ResultOf<"widgets/frobnicate"> = { frobnicated: 1, resultType: "complete" };
+export const caps: ServerCapabilities = { widgets: { listChanged: true } };
+`,
+    );
+    expect(typeCheck([...allFiles(out).filter((f) => f.endsWith(".ts"))])).toEqual([]);
+  });
+});
+
+describe("the built binary", () => {
+  const bin = join(projectRoot, "bin", "mcpgen.js");
+
+  test("--check passes on the project's own generated/ and spec/surface/", () => {
+    const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
+    expect(result.stderr).toMatch(/up to date: 31 files in \d+ ms/);
+    expect(result.status).toBe(0);
+  });
+
+  test("exits 2 on an unknown revision, 0 on --help", () => {
+    const bad = spawnSync(process.execPath, [bin, "generate", "--rev", "1999-01-01"], { cwd: projectRoot, encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^mcpgen: unknown revision "1999-01-01"/);
+    expect(execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" })).toMatch(/^Usage: mcpgen \[options\] \[command\]/);
+  });
+});

@@ -1,0 +1,168 @@
+// `mcpgen spec sync | list`, run in-process against temporary caches. Downloads
+// are served by a loopback HTTP server the test starts and stops.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { main } from "../../generator/cli/main.js";
+import { formatLock, sha256, type Lock } from "../../generator/lock/lock.js";
+import { captureIo, lock, lockPath, projectRoot, tempDir } from "../helpers.js";
+
+/** The upstream folder the README's test command points MCP_SPEC_DIR at. */
+const specDir = resolve(projectRoot, process.env["MCP_SPEC_DIR"] ?? "../shared/mcp-spec/schema");
+
+/** A copy of the upstream folder for 2025-06-18 that a test may damage. */
+function copyOfSpec(): string {
+  const dir = tempDir();
+  cpSync(join(specDir, "2025-06-18"), join(dir, "2025-06-18"), { recursive: true });
+  return dir;
+}
+
+describe("spec sync --from", () => {
+  test("copies and verifies every pinned revision, then spec list says verified", async () => {
+    const cache = tempDir();
+    const io = captureIo();
+    expect(await main(["spec", "sync", "--from", specDir, "--cache", cache], io)).toBe(0);
+    expect(io.err.trim().split("\n")).toHaveLength(lock.revisions.length);
+    expect(io.err).toMatch(/^synced 2024-11-05 \(2 files\) from .*shared\/mcp-spec\/schema in \d+ ms$/m);
+    expect(io.err).toMatch(/^synced 2026-07-28 \(131 files\) from /m);
+    expect(readFileSync(join(cache, "2026-07-28", "examples", "CallToolRequest", "call-tool-request.json"), "utf8")).toContain("tools/call");
+
+    const list = captureIo();
+    expect(await main(["spec", "list", "--cache", cache, "--json"], list)).toBe(0);
+    expect(JSON.parse(list.out).map((s: { name: string; status: string }) => `${s.name} ${s.status}`)).toEqual(
+      lock.revisions.map((r) => `${r.name} verified`),
+    );
+
+    // A second sync finds nothing to do (and so works offline); --force fetches again.
+    const again = captureIo();
+    expect(await main(["spec", "sync", "--cache", cache, "--rev", "2025-06-18"], again)).toBe(0);
+    expect(again.err).toBe("up to date 2025-06-18 (2 files verified in the cache)\n");
+    const forced = captureIo();
+    expect(await main(["spec", "sync", "--from", specDir, "--cache", cache, "--rev", "2025-06-18", "--force"], forced)).toBe(0);
+    expect(forced.err).toMatch(/^synced 2025-06-18 \(2 files\)/);
+  });
+
+  test("reads $MCP_SPEC_DIR when --from is absent", async () => {
+    const cache = tempDir();
+    const io = captureIo({ env: { MCP_SPEC_DIR: specDir } });
+    expect(await main(["spec", "sync", "--rev", "2025-06-18", "--cache", cache], io)).toBe(0);
+    expect(existsSync(join(cache, "2025-06-18", "schema.ts"))).toBe(true);
+    expect(existsSync(join(cache, "2024-11-05"))).toBe(false);
+  });
+
+  test("a hash mismatch names the file, the expected and the actual hash, exits 2 and keeps the old cache", async () => {
+    const cache = tempDir();
+    await main(["spec", "sync", "--from", specDir, "--rev", "2025-06-18", "--cache", cache], captureIo());
+    const from = copyOfSpec();
+    const damaged = `${readFileSync(join(from, "2025-06-18", "schema.ts"), "utf8")}\n// tampered\n`;
+    writeFileSync(join(from, "2025-06-18", "schema.ts"), damaged);
+
+    const io = captureIo({ cwd: from });
+    expect(await main(["spec", "sync", "--from", ".", "--rev", "2025-06-18", "--cache", cache, "--force"], io)).toBe(2);
+    const expected = lock.revisions.find((r) => r.name === "2025-06-18")!.files.find((f) => f.path === "schema.ts")!.sha256;
+    expect(io.err.split("\n")[0]).toBe(
+      `mcpgen: spec sync: 2025-06-18/schema.ts: sha256 mismatch: expected ${expected}, actual ${sha256(damaged)}`,
+    );
+    expect(sha256(readFileSync(join(cache, "2025-06-18", "schema.ts")))).toBe(expected);
+  });
+
+  test("a missing file is named with the hash it should have", async () => {
+    const from = copyOfSpec();
+    rmSync(join(from, "2025-06-18", "schema.json"));
+    const io = captureIo({ cwd: from });
+    expect(await main(["spec", "sync", "--from", ".", "--rev", "2025-06-18", "--cache", tempDir()], io)).toBe(2);
+    const expected = lock.revisions.find((r) => r.name === "2025-06-18")!.files.find((f) => f.path === "schema.json")!.sha256;
+    expect(io.err.split("\n")[0]).toBe(`mcpgen: spec sync: 2025-06-18/schema.json: missing (expected sha256 ${expected})`);
+  });
+
+  test("an unknown revision is one line listing the pinned ones, exit 2", async () => {
+    const io = captureIo();
+    expect(await main(["spec", "sync", "--from", specDir, "--rev", "2099-01-01", "--cache", tempDir()], io)).toBe(2);
+    expect(io.err).toBe(
+      'mcpgen: unknown revision "2099-01-01": spec/revisions.json pins 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n',
+    );
+  });
+});
+
+describe("spec sync from the pinned URLs (a loopback server stands in for GitHub)", () => {
+  let server: Server;
+  let base: string;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      requests.push(request.url!);
+      // /<commit>/schema/<rev>/<path> → ../shared/mcp-spec/schema/<rev>/<path>
+      const match = /^\/[0-9a-f]{40}\/schema\/(.+)$/.exec(request.url ?? "");
+      const file = match && join(specDir, decodeURIComponent(match[1]!));
+      if (file && file.startsWith(specDir) && existsSync(file)) response.end(readFileSync(file));
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  function loopbackLock(revisions: string[], mutate: (lock: Lock) => void = () => {}): string {
+    const local: Lock = {
+      upstream: lock.upstream,
+      revisions: lock.revisions
+        .filter((r) => revisions.includes(r.name))
+        .map((r) => ({ ...r, files: r.files.map((f) => ({ ...f, url: f.url.replace(lock.upstream.rawBaseUrl, base) })) })),
+    };
+    mutate(local);
+    const path = join(tempDir(), "revisions.json");
+    writeFileSync(path, formatLock(local));
+    return path;
+  }
+
+  test("downloads every file of a revision, examples included, and verifies it", async () => {
+    const cache = tempDir();
+    const io = captureIo({ fetch: globalThis.fetch });
+    requests.length = 0;
+    expect(await main(["spec", "sync", "--lock", loopbackLock(["2026-07-28"]), "--cache", cache], io)).toBe(0);
+    expect(io.err).toMatch(/^synced 2026-07-28 \(131 files\) from the pinned upstream URLs in \d+ ms\n$/);
+    expect(requests).toHaveLength(131);
+    expect(existsSync(join(cache, "2026-07-28", "examples", "DiscoverResult", "server-capabilities-discovery.json"))).toBe(true);
+  });
+
+  test("a URL that answers 404 is a missing file; a wrong body is a mismatch", async () => {
+    const path = loopbackLock(["2025-06-18"], (l) => {
+      const files = l.revisions[0]!.files;
+      files[0] = { ...files[0]!, url: `${base}/nowhere` };
+      files[1] = { ...files[1]!, sha256: "0".repeat(64) };
+    });
+    const io = captureIo({ fetch: globalThis.fetch });
+    expect(await main(["spec", "sync", "--lock", path, "--cache", tempDir()], io)).toBe(2);
+    const lines = io.err.trim().split("\n");
+    expect(lines[0]).toMatch(new RegExp(`^mcpgen: spec sync: ${base}/nowhere: missing \\(expected sha256 [0-9a-f]{64}\\)$`));
+    expect(lines[1]).toMatch(/^mcpgen: spec sync: http:\/\/127\.0\.0\.1:\d+\/.*\/schema\.ts: sha256 mismatch: expected 0{64}, actual [0-9a-f]{64}$/);
+  });
+});
+
+describe("spec list", () => {
+  test("tells verified, not synced and modified apart", async () => {
+    const cache = tempDir();
+    const entry = lock.revisions.find((r) => r.name === "2025-06-18")!;
+    mkdirSync(join(cache, "2025-06-18"), { recursive: true });
+    writeFileSync(join(cache, "2025-06-18", "schema.ts"), "changed");
+    writeFileSync(join(cache, "2025-06-18", "schema.json"), "{}");
+    const io = captureIo();
+    expect(await main(["spec", "list", "--cache", cache], io)).toBe(0);
+    const lines = io.out.split("\n");
+    expect(lines[0]).toBe(`2024-11-05   not synced     2 files  commit ${entry.commit.slice(0, 12)}`);
+    expect(lines).toContain(`2025-06-18   modified       2 files  commit ${entry.commit.slice(0, 12)}`);
+  });
+
+  test("a malformed lock is an error naming the lock and the JSON pointer", async () => {
+    const path = join(tempDir(), "revisions.json");
+    const broken = JSON.parse(readFileSync(lockPath, "utf8"));
+    broken.revisions[2].files[0].sha256 = "not-a-hash";
+    writeFileSync(path, JSON.stringify(broken));
+    const io = captureIo({ cwd: resolve(path, "..") });
+    expect(await main(["spec", "list", "--lock", path], io)).toBe(2);
+    expect(io.err).toBe("mcpgen: revisions.json: /revisions/2/files/0/sha256: expected 64 lowercase hex digits\n");
+  });
+});

@@ -1,0 +1,133 @@
+// Users import version-pinned types: `import type { CallToolResult } from
+// "mcpgen/2025-06-18"`. Proven end to end: pack the package, install the
+// tarball into a fresh "moduleResolution": "nodenext" project, type-check a
+// file importing two revisions, and run the compiled file on this Node.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { projectRoot, tempDir } from "../helpers.js";
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const tsc = join(projectRoot, "node_modules", "typescript", "bin", "tsc");
+let consumer: string;
+let shipped: string[];
+
+const consumerTsconfig = {
+  compilerOptions: {
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2022",
+    strict: true,
+    rootDir: "src",
+    outDir: "dist",
+    types: [],
+    skipLibCheck: false,
+  },
+  include: ["src"],
+};
+
+beforeAll(() => {
+  const packDir = tempDir("mcpgen-pack-");
+  // Scripts are skipped: prepack would regenerate generated/ and dist/ in the
+  // working tree while other test files read them. `npm test` builds dist/
+  // first, from the generated/ that generate.test.ts checks is current.
+  if (!existsSync(join(projectRoot, "dist", "generated", "index.js"))) throw new Error("dist/ is not built: run the README's commands");
+  execFileSync(npm, ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir], { cwd: projectRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
+  if (!tarball) throw new Error(`npm pack left no tarball in ${packDir}`);
+  shipped = execFileSync("tar", ["-tzf", join(packDir, tarball)], { encoding: "utf8" }).trim().split("\n");
+
+  consumer = tempDir("mcpgen-consumer-");
+  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify(consumerTsconfig));
+  execFileSync(npm, ["install", "--silent", "--no-audit", "--no-fund", "--prefer-offline", join(packDir, tarball)], {
+    cwd: consumer,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+}, 300_000);
+
+function compile(files: Record<string, string>): { status: number | null; output: string } {
+  rmSync(join(consumer, "src"), { recursive: true, force: true });
+  mkdirSync(join(consumer, "src"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(consumer, "src", name), text);
+  const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer, encoding: "utf8" });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+describe("the tarball", () => {
+  test("ships compiled revisions, the runtime, the CLI, the lock and the surfaces, and no spec cache or TypeScript sources", () => {
+    for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
+      for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"]) expect(shipped).toContain(`package/dist/generated/${rev}/${file}`);
+    }
+    for (const file of ["package/dist/runtime/index.js", "package/dist/generator/cli/main.js", "package/bin/mcpgen.js", "package/spec/revisions.json", "package/spec/surface/draft.json"]) {
+      expect(shipped).toContain(file);
+    }
+    expect(shipped.filter((f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/"))).toEqual([]);
+  });
+});
+
+describe("the packed package in a nodenext project", () => {
+  test("type-checks and runs a file importing two revisions, the runtime contract and the revision list", () => {
+    const { status, output } = compile({
+      "main.ts": `import type { CallToolResult } from "mcpgen/2025-06-18";
+import { methods, revision, type ResultOf } from "mcpgen/2026-07-28";
+import { methods as oldMethods } from "mcpgen/2024-11-05";
+import { revisions, type RevisionName } from "mcpgen";
+import type { MethodTable } from "mcpgen/runtime";
+
+declare const process: { versions: { node: string } }; // the consumer has no @types/node
+
+const result: CallToolResult = { content: [{ type: "text", text: "hello" }], isError: false };
+const listed: ResultOf<"tools/list"> = { tools: [], resultType: "complete", ttlMs: 0, cacheScope: "private" };
+const table: MethodTable = methods;
+const name: RevisionName = "2025-06-18";
+
+console.log(JSON.stringify({
+  node: process.versions.node,
+  text: result.content[0]?.type === "text" ? result.content[0].text : null,
+  listed: listed.tools.length,
+  discover: "server/discover" in table,
+  initializeNow: "initialize" in methods,
+  initializeThen: "initialize" in oldMethods,
+  toolsCall: methods["tools/call"].capability,
+  lifecycle: revision.lifecycle,
+  revisions: revisions.map((r) => r.name),
+  name,
+}));
+`,
+    });
+    expect(output).toBe("");
+    expect(status).toBe(0);
+
+    const run = spawnSync(process.execPath, [join(consumer, "dist", "main.js")], { cwd: consumer, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    const printed = JSON.parse(run.stdout);
+    expect(Number(printed.node.split(".")[0])).toBeGreaterThanOrEqual(20);
+    expect(printed).toMatchObject({
+      text: "hello",
+      listed: 0,
+      discover: true,
+      initializeNow: false,
+      initializeThen: true,
+      toolsCall: { holder: "server", path: ["tools"] },
+      lifecycle: "per-request",
+      revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+      name: "2025-06-18",
+    });
+  });
+
+  test("the types are real: wrong shapes and unknown methods do not compile", () => {
+    const { status, output } = compile({
+      "main.ts": "export {};\n",
+      "wrong.ts": `import type { CallToolResult } from "mcpgen/2025-06-18";
+import type { ParamsOf } from "mcpgen/2024-11-05";
+export const a: CallToolResult = { content: "not an array" };
+export const b: ParamsOf<"elicitation/create"> = {};
+`,
+    });
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/src\/wrong\.ts\(3,36\): error TS2322: Type 'string' is not assignable to type/);
+    expect(output).toMatch(/src\/wrong\.ts\(4,26\): error TS2344: Type '"elicitation\/create"' does not satisfy the constraint/);
+  });
+});
