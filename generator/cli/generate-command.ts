@@ -6,7 +6,7 @@ import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { revisionOutput, rootIndexOutput, surfaceOutput } from "../emit/run.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildModel, type SchemaSource } from "../generate.js";
-import { checkFile, selectRevisions, sha256, SpecError } from "../lock/lock.js";
+import { checkFile, checkRevisionName, selectRevisions, sha256, SpecError } from "../lock/lock.js";
 import { compareRevisions } from "../model/revision-order.js";
 import type { RevisionModel } from "../model/types.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
@@ -104,6 +104,7 @@ async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSour
   if (options.schema !== undefined) {
     const [revision, ...extra] = options.revisions;
     if (revision === undefined || extra.length > 0) throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
+    checkRevisionName(revision);
     const path = resolve(io.cwd, options.schema);
     const bytes = await readOptional(path);
     if (bytes === undefined) throw new SpecError(`cannot read schema ${displayPath(io, path)}: no such file`);

@@ -2,7 +2,7 @@
 // to what spec/revisions.json pins.
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { checkFile, formatLock, parseLock, pinRevision, selectRevisions, SpecError, type Lock, type LockedFile, type LockedRevision } from "../lock/lock.js";
+import { checkFile, checkRevisionName, formatLock, parseLock, pinRevision, selectRevisions, SpecError, type Lock, type LockedFile, type LockedRevision } from "../lock/lock.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, type Io } from "./io.js";
 
 export interface SpecPaths {
@@ -152,6 +152,7 @@ export async function listSpec(io: Io, paths: SpecPaths, options: { json: boolea
 /** Adds or replaces a revision in the lock from a folder of upstream files (<dir>/<rev>/schema.ts, ...). */
 export async function pinSpec(io: Io, paths: SpecPaths, options: { revision: string; from: string; commit: string }): Promise<number> {
   const lock = await readLock(io, paths);
+  checkRevisionName(options.revision);
   const dir = resolve(io.cwd, options.from, options.revision);
   const paths_ = (await listFiles(dir)).filter((p) => p === "schema.ts" || p === "schema.json" || p.startsWith("examples/"));
   const files = await Promise.all(paths_.map(async (path) => ({ path, bytes: (await readOptional(join(dir, path)))! })));

@@ -35,6 +35,11 @@ const sha256Pattern = /^[0-9a-f]{64}$/;
 const commitPattern = /^[0-9a-f]{40}$/;
 const revisionNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** Throws unless `name` can serve as a revision and folder name. */
+export function checkRevisionName(name: string): void {
+  if (!revisionNamePattern.test(name)) throw new SpecError(`"${name}" is not a valid revision name (letters, digits, ".", "_", "-")`);
+}
+
 export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
@@ -121,7 +126,7 @@ export function pinRevision(
   commit: string,
   files: readonly { path: string; bytes: Uint8Array }[],
 ): Lock {
-  if (!revisionNamePattern.test(name)) throw new SpecError(`"${name}" is not a valid revision name`);
+  checkRevisionName(name);
   if (!commitPattern.test(commit)) throw new SpecError(`"${commit}" is not a 40-digit commit hash`);
   for (const required of requiredFiles) {
     if (!files.some((f) => f.path === required)) throw new SpecError(`revision ${name}: ${required} is missing`);

@@ -46,10 +46,14 @@ export function deriveMethods(
     diagnostics.push({ severity, code, message, ...(declaration ? { location: declaration.location } : {}) });
 
   const senders = new Map<string, { kind: MethodModel["kind"]; senders: Set<"client" | "server"> }>();
+  const conflicting = new Set<string>();
   for (const { union, kind, sender } of messageUnions) {
     for (const member of unionMembers(union, index)) {
       const entry = senders.get(member) ?? { kind, senders: new Set() };
-      if (entry.kind !== kind) report(ErrorCode.MethodKind, `${member} is listed both as a request and as a notification`, index.get(member));
+      if (entry.kind !== kind && !conflicting.has(member)) {
+        report(ErrorCode.MethodKind, `${member} is listed both as a request and as a notification; it is left out of the method table`, index.get(member));
+        conflicting.add(member);
+      }
       entry.senders.add(sender);
       senders.set(member, entry);
     }
@@ -59,6 +63,7 @@ export function deriveMethods(
 
   const methods: MethodModel[] = [];
   for (const { method, declaration } of methodCandidates(index, senders, inputRequests, report)) {
+    if (conflicting.has(declaration.name)) continue;
     const routed = senders.get(declaration.name);
     let direction: Direction;
     let kind: MethodModel["kind"] | undefined;

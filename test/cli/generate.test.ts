@@ -107,6 +107,12 @@ describe("bad input: one clear error, non-zero exit", () => {
     expect(io.err).toBe("mcpgen: --schema needs exactly one --rev NAME to call the revision\n");
   });
 
+  test("a revision name that is not a plain folder name", async () => {
+    const io = captureIo();
+    expect(await main(["generate", "--schema", "x.ts", "--rev", "../escape", "--out", tempDir()], io)).toBe(2);
+    expect(io.err).toBe('mcpgen: "../escape" is not a valid revision name (letters, digits, ".", "_", "-")\n');
+  });
+
   test("a syntax error in schema.ts: file:line:col, code and code frame", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "schema.ts"), 'export const LATEST_PROTOCOL_VERSION = "x";\nexport interface Broken {\n  field: string\n  other: = 1;\n}\n');

@@ -166,3 +166,53 @@ describe("spec list", () => {
     expect(io.err).toBe("mcpgen: revisions.json: /revisions/2/files/0/sha256: expected 64 lowercase hex digits\n");
   });
 });
+
+describe("spec pin", () => {
+  test("writes a lock entry with every file sorted, its raw URL at the commit and its sha256", async () => {
+    const from = tempDir();
+    mkdirSync(join(from, "2027-01-01", "examples", "Ping"), { recursive: true });
+    writeFileSync(join(from, "2027-01-01", "schema.ts"), "export type X = string;\n");
+    writeFileSync(join(from, "2027-01-01", "schema.json"), "{}\n");
+    writeFileSync(join(from, "2027-01-01", "examples", "Ping", "ping.json"), '{"method":"ping"}\n');
+    writeFileSync(join(from, "2027-01-01", "notes.md"), "not part of a revision\n");
+    const lockFile = join(tempDir(), "revisions.json");
+    writeFileSync(lockFile, formatLock({ upstream: lock.upstream, revisions: [] }));
+    const commit = "a".repeat(40);
+
+    const io = captureIo({ cwd: from });
+    expect(await main(["spec", "pin", "2027-01-01", "--from", ".", "--commit", commit, "--lock", lockFile], io)).toBe(0);
+    const pinned = JSON.parse(readFileSync(lockFile, "utf8")) as Lock;
+    const raw = `${lock.upstream.rawBaseUrl}/${commit}/schema/2027-01-01`;
+    expect(pinned.revisions).toEqual([
+      {
+        name: "2027-01-01",
+        commit,
+        files: [
+          { path: "examples/Ping/ping.json", url: `${raw}/examples/Ping/ping.json`, sha256: sha256('{"method":"ping"}\n') },
+          { path: "schema.json", url: `${raw}/schema.json`, sha256: sha256("{}\n") },
+          { path: "schema.ts", url: `${raw}/schema.ts`, sha256: sha256("export type X = string;\n") },
+        ],
+      },
+    ]);
+
+    // Pinned files then sync and verify like any other revision.
+    const cache = tempDir();
+    expect(await main(["spec", "sync", "--from", from, "--lock", lockFile, "--cache", cache], captureIo())).toBe(0);
+    expect(readFileSync(join(cache, "2027-01-01", "examples", "Ping", "ping.json"), "utf8")).toBe('{"method":"ping"}\n');
+  });
+
+  test("refuses a folder without schema.json, a bad commit and a bad revision name", async () => {
+    const from = tempDir();
+    mkdirSync(join(from, "r1"));
+    writeFileSync(join(from, "r1", "schema.ts"), "");
+    const lockFile = join(tempDir(), "revisions.json");
+    writeFileSync(lockFile, formatLock({ upstream: lock.upstream, revisions: [] }));
+    const run = async (args: string[]) => {
+      const io = captureIo({ cwd: from });
+      return [await main(["spec", "pin", ...args, "--lock", lockFile], io), io.err];
+    };
+    expect(await run(["r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([2, "mcpgen: revision r1: schema.json is missing\n"]);
+    expect(await run(["r1", "--from", ".", "--commit", "HEAD"])).toEqual([2, 'mcpgen: "HEAD" is not a 40-digit commit hash\n']);
+    expect(await run(["../r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([2, 'mcpgen: "../r1" is not a valid revision name (letters, digits, ".", "_", "-")\n']);
+  });
+});

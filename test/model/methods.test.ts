@@ -93,6 +93,39 @@ describe("kind and direction come from the message unions", () => {
   });
 });
 
+describe("messages the unions cannot place", () => {
+  test("one method literal on two listed types is ambiguous (E_METHOD_AMBIGUOUS)", () => {
+    const m = model(`
+      export interface A extends JSONRPCRequest { method: "x/y" }
+      export interface B extends JSONRPCRequest { method: "x/y" }
+      export interface AResult extends Result {}
+      export type ClientRequest = A | B;`);
+    expect(m.methods).toEqual([]);
+    expect(m.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([
+      "E_METHOD_AMBIGUOUS: method x/y is carried by A, B and the message unions do not single one out",
+    ]);
+  });
+
+  test("a type listed both as request and as notification (E_METHOD_KIND)", () => {
+    const m = model(`
+      export interface Both extends JSONRPCNotification { method: "x/y" }
+      export type ClientRequest = Both;
+      export type ClientNotification = Both;`);
+    expect(m.methods).toEqual([]);
+    expect(m.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([
+      "E_METHOD_KIND: Both is listed both as a request and as a notification; it is left out of the method table",
+    ]);
+  });
+
+  test("a schema without LATEST_PROTOCOL_VERSION (E_MISSING_CONSTANT), an error even for an unpinned revision", () => {
+    const parsed = parseSchema({ file: "schema.ts", text: base.replace('export const LATEST_PROTOCOL_VERSION = "2099-01-01";', "") });
+    const m = buildRevisionModel(parsed, { revision: "x", source: { file: "schema.ts", sha256: "", locked: false }, overlay: noOverlay });
+    expect(m.diagnostics).toEqual([
+      { severity: "error", code: "E_MISSING_CONSTANT", message: "the schema declares no string const LATEST_PROTOCOL_VERSION" },
+    ]);
+  });
+});
+
 describe("results are paired from the schema first", () => {
   test("by naming: XRequest → XResult", () => {
     const m = model(pingAndCall, { overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] } });
