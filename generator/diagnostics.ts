@@ -75,7 +75,8 @@ export class SchemaError extends Error {
     diagnostics: Diagnostic[],
   ) {
     const sorted = [...diagnostics].sort(
-      (a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0),
+      (a, b) =>
+        (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0),
     );
     super(sorted.map((d) => formatDiagnostic(d, { file })).join("\n"));
     this.name = "SchemaError";

@@ -44,7 +44,10 @@ export interface Generation extends GenerationOutput {
   warnings: { file: string; diagnostic: Diagnostic }[];
 }
 
-export async function generate(sources: readonly SchemaSource[], overlay: MethodOverlay = methodOverlay): Promise<Generation> {
+export async function generate(
+  sources: readonly SchemaSource[],
+  overlay: MethodOverlay = methodOverlay,
+): Promise<Generation> {
   const models = sources.map((source) => buildModel(source, overlay));
   const output = await run(models);
   const warnings = models.flatMap((model) =>

@@ -22,12 +22,25 @@ export function pinnedSource(revision: string): SchemaSource {
   const entry = lock.revisions.find((r) => r.name === revision)!;
   const expected = entry.files.find((f) => f.path === "schema.ts")!.sha256;
   if (sha256(bytes) !== expected) throw new Error(`${file} does not match the lock; run \`mcpgen spec sync\``);
-  return { revision, file: `spec/${revision}/schema.ts`, text: bytes.toString("utf8"), sha256: expected, commit: entry.commit, locked: true };
+  return {
+    revision,
+    file: `spec/${revision}/schema.ts`,
+    text: bytes.toString("utf8"),
+    sha256: expected,
+    commit: entry.commit,
+    locked: true,
+  };
 }
 
 /** A schema written by a test: an unpinned revision unless `locked` is set. */
 export function snippetSource(text: string, options: { revision?: string; locked?: boolean } = {}): SchemaSource {
-  return { revision: options.revision ?? "test", file: "snippet.ts", text, sha256: sha256(text), locked: options.locked ?? false };
+  return {
+    revision: options.revision ?? "test",
+    file: "snippet.ts",
+    text,
+    sha256: sha256(text),
+    locked: options.locked ?? false,
+  };
 }
 
 /** A fresh temporary folder, removed when the test file finishes. */
@@ -43,7 +56,9 @@ export interface CapturedIo extends Io {
 }
 
 /** An Io that records what the CLI prints. */
-export function captureIo(options: { cwd?: string; env?: Record<string, string>; fetch?: typeof fetch } = {}): CapturedIo {
+export function captureIo(
+  options: { cwd?: string; env?: Record<string, string>; fetch?: typeof fetch } = {},
+): CapturedIo {
   const io: CapturedIo = {
     out: "",
     err: "",

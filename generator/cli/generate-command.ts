@@ -1,6 +1,5 @@
 // `mcpgen generate`: schema.ts of each selected revision → generated/<rev>/ and
 // spec/surface/<rev>.json, or with --check a list of the files that differ.
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { revisionOutput, rootIndexOutput, surfaceOutput } from "../emit/run.js";
@@ -63,7 +62,9 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
     };
     reports.push(report);
     if (!options.quiet && !options.json) {
-      io.stderr(`${options.check ? "checked" : "generated"} ${report.revision.padEnd(12)} ${String(report.methods).padStart(3)} methods ${String(report.types).padStart(4)} types  ${report.ms} ms\n`);
+      io.stderr(
+        `${options.check ? "checked" : "generated"} ${report.revision.padEnd(12)} ${String(report.methods).padStart(3)} methods ${String(report.types).padStart(4)} types  ${report.ms} ms\n`,
+      );
     }
     if (!options.json) for (const warning of report.warnings) io.stderr(`${warning}\n`);
   }
@@ -72,7 +73,10 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
   const totalMs = Math.round(performance.now() - started);
   if (options.check) {
     const differences = await compareOutput(io, options, files, surfaces, models);
-    if (options.json) io.stdout(`${JSON.stringify({ ok: differences.length === 0, differences, revisions: reports, ms: totalMs }, null, 2)}\n`);
+    if (options.json)
+      io.stdout(
+        `${JSON.stringify({ ok: differences.length === 0, differences, revisions: reports, ms: totalMs }, null, 2)}\n`,
+      );
     else if (differences.length > 0) {
       io.stderr(`mcpgen: generate --check: ${differences.length} file(s) differ from a fresh generation:\n`);
       for (const d of differences) io.stderr(`  ${d.status.padEnd(8)} ${d.path}\n`);
@@ -81,8 +85,10 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
   }
 
   await writeOutput(options, files, surfaces, models);
-  if (options.json) io.stdout(`${JSON.stringify({ out: displayPath(io, options.out), revisions: reports, ms: totalMs }, null, 2)}\n`);
-  else if (!options.quiet) io.stderr(`generated ${models.length} revision(s) into ${displayPath(io, options.out)} in ${totalMs} ms\n`);
+  if (options.json)
+    io.stdout(`${JSON.stringify({ out: displayPath(io, options.out), revisions: reports, ms: totalMs }, null, 2)}\n`);
+  else if (!options.quiet)
+    io.stderr(`generated ${models.length} revision(s) into ${displayPath(io, options.out)} in ${totalMs} ms\n`);
   return 0;
 }
 
@@ -96,14 +102,17 @@ export class SchemaFailure extends Error {
   }
 
   format(): string {
-    return this.error.diagnostics.map((d) => formatDiagnostic(d, { file: this.source.file, text: this.source.text })).join("\n\n");
+    return this.error.diagnostics
+      .map((d) => formatDiagnostic(d, { file: this.source.file, text: this.source.text }))
+      .join("\n\n");
   }
 }
 
 async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSource[]> {
   if (options.schema !== undefined) {
     const [revision, ...extra] = options.revisions;
-    if (revision === undefined || extra.length > 0) throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
+    if (revision === undefined || extra.length > 0)
+      throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
     checkRevisionName(revision);
     const path = resolve(io.cwd, options.schema);
     const bytes = await readOptional(path);
@@ -118,7 +127,9 @@ async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSour
       const bytes = await readOptional(path);
       const locked = revision.files.find((f) => f.path === "schema.ts")!;
       if (bytes === undefined) {
-        throw new SpecError(`revision ${revision.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``);
+        throw new SpecError(
+          `revision ${revision.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``,
+        );
       }
       const problem = checkFile(locked, bytes, displayPath(io, path));
       if (problem) throw new SpecError(`${problem}; run \`mcpgen spec sync\` to restore the pinned file`);
@@ -142,15 +153,23 @@ function decode(bytes: Uint8Array, path: string): string {
   }
 }
 
-async function writeOutput(options: GenerateOptions, files: OutputFile[], surfaces: OutputFile[], models: RevisionModel[]): Promise<void> {
+async function writeOutput(
+  options: GenerateOptions,
+  files: OutputFile[],
+  surfaces: OutputFile[],
+  models: RevisionModel[],
+): Promise<void> {
   for (const model of models) {
     const prefix = `${model.revision}/`;
     await replaceDirectory(
       join(options.out, model.revision),
-      files.filter((f) => f.path.startsWith(prefix)).map((f) => ({ path: f.path.slice(prefix.length), content: f.content })),
+      files
+        .filter((f) => f.path.startsWith(prefix))
+        .map((f) => ({ path: f.path.slice(prefix.length), content: f.content })),
     );
   }
-  for (const file of files.filter((f) => !f.path.includes("/"))) await writeFileCreatingDirs(join(options.out, file.path), file.content);
+  for (const file of files.filter((f) => !f.path.includes("/")))
+    await writeFileCreatingDirs(join(options.out, file.path), file.content);
   if (options.surface !== undefined) {
     for (const file of surfaces) await writeFileCreatingDirs(join(options.surface, file.path), file.content);
   }
@@ -162,10 +181,18 @@ interface Difference {
 }
 
 /** Every expected file that is missing or different on disk, and every stray file in a generated revision folder. */
-async function compareOutput(io: Io, options: GenerateOptions, files: OutputFile[], surfaces: OutputFile[], models: RevisionModel[]): Promise<Difference[]> {
+async function compareOutput(
+  io: Io,
+  options: GenerateOptions,
+  files: OutputFile[],
+  surfaces: OutputFile[],
+  models: RevisionModel[],
+): Promise<Difference[]> {
   const expected = [
     ...files.map((f) => ({ path: join(options.out, f.path), content: f.content })),
-    ...(options.surface === undefined ? [] : surfaces.map((f) => ({ path: join(options.surface!, f.path), content: f.content }))),
+    ...(options.surface === undefined
+      ? []
+      : surfaces.map((f) => ({ path: join(options.surface!, f.path), content: f.content }))),
   ];
   const differences: Difference[] = [];
   for (const file of expected) {

@@ -43,7 +43,10 @@ export async function listFiles(dir: string): Promise<string[]> {
  * sibling first and swapped in with a rename, so a failure leaves the old
  * directory as it was.
  */
-export async function replaceDirectory(target: string, files: readonly { path: string; content: string | Uint8Array }[]): Promise<void> {
+export async function replaceDirectory(
+  target: string,
+  files: readonly { path: string; content: string | Uint8Array }[],
+): Promise<void> {
   const staging = `${target}.tmp-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   for (const file of files) {

@@ -21,7 +21,8 @@ export function packageRoot(): string {
     const manifest = join(dir, "package.json");
     if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "mcpgen") return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error("mcpgen: cannot find mcpgen's package.json above " + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error("mcpgen: cannot find mcpgen's package.json above " + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }
@@ -37,7 +38,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     lock: resolve(io.cwd, options.lock ?? join(root, "spec", "revisions.json")),
     cache: resolve(io.cwd, options.cache ?? join(root, "spec")),
   });
-  const lockOption = () => new Option("--lock <file>", "the lock file (default: spec/revisions.json of the mcpgen package)");
+  const lockOption = () =>
+    new Option("--lock <file>", "the lock file (default: spec/revisions.json of the mcpgen package)");
   const cacheOption = () => new Option("--cache <dir>", "the spec cache folder (default: spec/ of the mcpgen package)");
 
   const program = new Command("mcpgen")
@@ -51,7 +53,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     })
     .showHelpAfterError("(run mcpgen --help for usage)");
 
-  const spec = program.command("spec").description("manage the pinned upstream schema files (spec/revisions.json and the spec/<rev>/ cache)");
+  const spec = program
+    .command("spec")
+    .description("manage the pinned upstream schema files (spec/revisions.json and the spec/<rev>/ cache)");
   spec
     .command("sync")
     .description("copy each revision's pinned files into the cache, verifying every sha256")
@@ -63,7 +67,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .addOption(cacheOption())
     .action(async (options) => {
       const from = options.from ?? io.env["MCP_SPEC_DIR"];
-      exitCode = await syncSpec(io, specPaths(options), { from: from || undefined, revisions: options.rev, force: options.force, quiet: options.quiet });
+      exitCode = await syncSpec(io, specPaths(options), {
+        from: from || undefined,
+        revisions: options.rev,
+        force: options.force,
+        quiet: options.quiet,
+      });
     });
   spec
     .command("list")
@@ -91,7 +100,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--rev <name...>", "only these revisions (default: every revision in the lock)", [])
     .option("--out <dir>", "output folder (default: generated/ of the mcpgen package)")
     .option("--schema <path>", "generate from this schema.ts instead of the lock (needs --rev NAME)")
-    .option("--surface <dir>", "where surface summaries go (default: spec/surface/ for pinned revisions, none with --schema)")
+    .option(
+      "--surface <dir>",
+      "where surface summaries go (default: spec/surface/ for pinned revisions, none with --schema)",
+    )
     .option("--check", "write nothing; exit 1 and list the files that differ from a fresh generation", false)
     .option("--quiet", "no progress output", false)
     .option("--json", "print a JSON report on stdout", false)
@@ -123,7 +135,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 function reportError(io: Io, error: unknown): number {
   if (error instanceof CommanderError) {
     // Help and version are not errors; commander has already printed everything.
-    return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
+    return error.code === "commander.helpDisplayed" ||
+      error.code === "commander.version" ||
+      error.code === "commander.help"
+      ? 0
+      : 2;
   }
   if (error instanceof SchemaFailure) {
     io.stderr(`${error.format()}\n`);

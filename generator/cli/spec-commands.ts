@@ -2,7 +2,19 @@
 // to what spec/revisions.json pins.
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { checkFile, checkRevisionName, formatLock, parseLock, pinRevision, selectRevisions, SpecError, type Lock, type LockedFile, type LockedRevision } from "../lock/lock.js";
+import {
+  checkFile,
+  checkRevisionName,
+  formatLock,
+  parseLock,
+  pinRevision,
+  selectRevisions,
+  SpecError,
+  type Lock,
+  type LockedFile,
+  type LockedRevision,
+} from "../lock/lock.js";
+import { byCodeUnit } from "../model/order.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, type Io } from "./io.js";
 
 export interface SpecPaths {
@@ -42,12 +54,15 @@ export async function syncSpec(io: Io, paths: SpecPaths, options: SyncOptions): 
   let failed = 0;
   for (const revision of selected) {
     if (!options.force && statuses.find((s) => s.name === revision.name)?.status === "verified") {
-      if (!options.quiet) io.stderr(`up to date ${revision.name} (${revision.files.length} files verified in the cache)\n`);
+      if (!options.quiet)
+        io.stderr(`up to date ${revision.name} (${revision.files.length} files verified in the cache)\n`);
       continue;
     }
     const started = performance.now();
     const fetched = await fetchRevision(io, revision, options.from);
-    const problems = fetched.flatMap(({ file, bytes, where, failure }) => failure ?? checkFile(file, bytes, where) ?? []);
+    const problems = fetched.flatMap(
+      ({ file, bytes, where, failure }) => failure ?? checkFile(file, bytes, where) ?? [],
+    );
     if (problems.length > 0) {
       for (const problem of problems) io.stderr(`mcpgen: spec sync: ${problem}\n`);
       failed++;
@@ -58,10 +73,15 @@ export async function syncSpec(io: Io, paths: SpecPaths, options: SyncOptions): 
       fetched.map(({ file, bytes }) => ({ path: file.path, content: bytes! })),
     );
     if (!options.quiet) {
-      io.stderr(`synced ${revision.name} (${fetched.length} files) from ${source} in ${Math.round(performance.now() - started)} ms\n`);
+      io.stderr(
+        `synced ${revision.name} (${fetched.length} files) from ${source} in ${Math.round(performance.now() - started)} ms\n`,
+      );
     }
   }
-  if (failed > 0) io.stderr(`mcpgen: spec sync: ${failed} of ${selected.length} revisions not synced; the cache keeps their previous contents\n`);
+  if (failed > 0)
+    io.stderr(
+      `mcpgen: spec sync: ${failed} of ${selected.length} revisions not synced; the cache keeps their previous contents\n`,
+    );
   return failed > 0 ? 2 : 0;
 }
 
@@ -90,17 +110,23 @@ async function fetchRevision(io: Io, revision: LockedRevision, from: string | un
     for (let file = queue.shift(); file; file = queue.shift()) results.push(await download(io, file));
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  return results.sort((a, b) => (a.file.path < b.file.path ? -1 : 1));
+  return results.sort((a, b) => byCodeUnit(a.file.path, b.file.path));
 }
 
 async function download(io: Io, file: LockedFile): Promise<FetchedFile> {
   try {
     const response = await io.fetch(file.url, { signal: AbortSignal.timeout(30_000) });
     if (response.status === 404) return { file, bytes: undefined, where: file.url };
-    if (!response.ok) return { file, bytes: undefined, where: file.url, failure: `${file.url}: HTTP ${response.status}` };
+    if (!response.ok)
+      return { file, bytes: undefined, where: file.url, failure: `${file.url}: HTTP ${response.status}` };
     return { file, bytes: new Uint8Array(await response.arrayBuffer()), where: file.url };
   } catch (error) {
-    return { file, bytes: undefined, where: file.url, failure: `${file.url}: download failed: ${(error as Error).message}` };
+    return {
+      file,
+      bytes: undefined,
+      where: file.url,
+      failure: `${file.url}: download failed: ${(error as Error).message}`,
+    };
   }
 }
 
@@ -130,7 +156,13 @@ export async function cacheStatus(io: Io, paths: SpecPaths, lock: Lock): Promise
         if (problem) problems.push(problem);
       }
       const status: CacheStatus =
-        missing === revision.files.length ? "not synced" : missing > 0 ? "incomplete" : problems.length > 0 ? "modified" : "verified";
+        missing === revision.files.length
+          ? "not synced"
+          : missing > 0
+            ? "incomplete"
+            : problems.length > 0
+              ? "modified"
+              : "verified";
       return { name: revision.name, commit: revision.commit, files: revision.files.length, status, problems };
     }),
   );
@@ -142,7 +174,9 @@ export async function listSpec(io: Io, paths: SpecPaths, options: { json: boolea
     io.stdout(`${JSON.stringify(statuses, null, 2)}\n`);
   } else {
     for (const s of statuses) {
-      io.stdout(`${s.name.padEnd(12)} ${s.status.padEnd(11)} ${String(s.files).padStart(4)} files  commit ${s.commit.slice(0, 12)}\n`);
+      io.stdout(
+        `${s.name.padEnd(12)} ${s.status.padEnd(11)} ${String(s.files).padStart(4)} files  commit ${s.commit.slice(0, 12)}\n`,
+      );
       for (const problem of s.problems.slice(0, 3)) io.stdout(`  ${problem}\n`);
     }
   }
@@ -150,12 +184,20 @@ export async function listSpec(io: Io, paths: SpecPaths, options: { json: boolea
 }
 
 /** Adds or replaces a revision in the lock from a folder of upstream files (<dir>/<rev>/schema.ts, ...). */
-export async function pinSpec(io: Io, paths: SpecPaths, options: { revision: string; from: string; commit: string }): Promise<number> {
+export async function pinSpec(
+  io: Io,
+  paths: SpecPaths,
+  options: { revision: string; from: string; commit: string },
+): Promise<number> {
   const lock = await readLock(io, paths);
   checkRevisionName(options.revision);
   const dir = resolve(io.cwd, options.from, options.revision);
-  const paths_ = (await listFiles(dir)).filter((p) => p === "schema.ts" || p === "schema.json" || p.startsWith("examples/"));
-  const files = await Promise.all(paths_.map(async (path) => ({ path, bytes: (await readOptional(join(dir, path)))! })));
+  const revisionFiles = (await listFiles(dir)).filter(
+    (p) => p === "schema.ts" || p === "schema.json" || p.startsWith("examples/"),
+  );
+  const files = await Promise.all(
+    revisionFiles.map(async (path) => ({ path, bytes: (await readOptional(join(dir, path)))! })),
+  );
   const updated = pinRevision(lock, options.revision, options.commit, files);
   await writeFile(paths.lock, formatLock(updated));
   io.stderr(`pinned ${options.revision} (${files.length} files) in ${displayPath(io, paths.lock)}\n`);

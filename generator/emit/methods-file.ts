@@ -48,7 +48,10 @@ export function emitMethods(file: GeneratedFile, model: RevisionModel): void {
     /** For each request: the whole message, its params and the result a response carries. */
     export interface RequestMap {
       ${requests
-        .map((m) => `${JSON.stringify(m.name)}: { request: ${ref(m.type)}; params: ${paramsOf(m, ref)}; result: ${m.result ? typeOf(m.result.type) : "unknown"} };`)
+        .map(
+          (m) =>
+            `${JSON.stringify(m.name)}: { request: ${ref(m.type)}; params: ${paramsOf(m, ref)}; result: ${m.result ? typeOf(m.result.type) : "unknown"} };`,
+        )
         .join("\n")}
     }
 

@@ -57,7 +57,10 @@ export async function revisionOutput(model: RevisionModel): Promise<OutputFile[]
 /** The formatted root index.ts listing `models`, oldest first. */
 export function rootIndexOutput(models: readonly RevisionModel[]): Promise<OutputFile> {
   const file = new GeneratedFile("index.ts", { source: "the MCP schema revisions listed below", details: [] });
-  emitRootIndex(file, [...models].sort((a, b) => compareRevisions(a.revision, b.revision)));
+  emitRootIndex(
+    file,
+    [...models].sort((a, b) => compareRevisions(a.revision, b.revision)),
+  );
   return formatted(file);
 }
 
@@ -75,7 +78,11 @@ function checkNameCollisions(model: RevisionModel): void {
   for (const declared of [...model.constants, ...model.declarations]) {
     if (generatedExports.includes(declared.name)) {
       problems.push(
-        problemAt(ErrorCode.NameCollision, `the schema declares ${declared.name}, a name mcpgen generates for every revision`, declared.location),
+        problemAt(
+          ErrorCode.NameCollision,
+          `the schema declares ${declared.name}, a name mcpgen generates for every revision`,
+          declared.location,
+        ),
       );
     }
   }

@@ -2,6 +2,7 @@
 // where to fetch them and their sha256. Pure: the CLI does the reading, fetching
 // and writing; this module decides what is acceptable.
 import { createHash } from "node:crypto";
+import { byCodeUnit } from "../model/order.js";
 import { compareRevisions } from "../model/revision-order.js";
 
 export interface LockedFile {
@@ -37,7 +38,8 @@ const revisionNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Throws unless `name` can serve as a revision and folder name. */
 export function checkRevisionName(name: string): void {
-  if (!revisionNamePattern.test(name)) throw new SpecError(`"${name}" is not a valid revision name (letters, digits, ".", "_", "-")`);
+  if (!revisionNamePattern.test(name))
+    throw new SpecError(`"${name}" is not a valid revision name (letters, digits, ".", "_", "-")`);
 }
 
 export function sha256(bytes: Uint8Array | string): string {
@@ -67,18 +69,22 @@ export function parseLock(text: string, file: string): Lock {
     const at = `/revisions/${i}`;
     if (!isObject(revision)) return fail(at, "expected an object");
     const { name, commit, files } = revision;
-    if (typeof name !== "string" || !revisionNamePattern.test(name)) return fail(`${at}/name`, "expected a revision name");
+    if (typeof name !== "string" || !revisionNamePattern.test(name))
+      return fail(`${at}/name`, "expected a revision name");
     if (seen.has(name)) return fail(`${at}/name`, `revision ${name} is listed twice`);
     seen.add(name);
-    if (typeof commit !== "string" || !commitPattern.test(commit)) return fail(`${at}/commit`, "expected a 40-digit commit hash");
+    if (typeof commit !== "string" || !commitPattern.test(commit))
+      return fail(`${at}/commit`, "expected a 40-digit commit hash");
     if (!Array.isArray(files)) return fail(`${at}/files`, "expected an array");
     const lockedFiles = files.map((entry: unknown, j): LockedFile => {
       const fileAt = `${at}/files/${j}`;
       if (!isObject(entry)) return fail(fileAt, "expected an object");
       const { path, url, sha256: hash } = entry;
-      if (typeof path !== "string" || !isSafeRelativePath(path)) return fail(`${fileAt}/path`, "expected a relative path without '..'");
+      if (typeof path !== "string" || !isSafeRelativePath(path))
+        return fail(`${fileAt}/path`, "expected a relative path without '..'");
       if (typeof url !== "string" || !/^https?:\/\//.test(url)) return fail(`${fileAt}/url`, "expected an http(s) URL");
-      if (typeof hash !== "string" || !sha256Pattern.test(hash)) return fail(`${fileAt}/sha256`, "expected 64 lowercase hex digits");
+      if (typeof hash !== "string" || !sha256Pattern.test(hash))
+        return fail(`${fileAt}/sha256`, "expected 64 lowercase hex digits");
       return { path, url, sha256: hash };
     });
     for (const required of requiredFiles) {
@@ -135,10 +141,16 @@ export function pinRevision(
     name,
     commit,
     files: [...files]
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-      .map((f) => ({ path: f.path, url: `${lock.upstream.rawBaseUrl}/${commit}/schema/${name}/${f.path}`, sha256: sha256(f.bytes) })),
+      .sort((a, b) => byCodeUnit(a.path, b.path))
+      .map((f) => ({
+        path: f.path,
+        url: `${lock.upstream.rawBaseUrl}/${commit}/schema/${name}/${f.path}`,
+        sha256: sha256(f.bytes),
+      })),
   };
-  const revisions = [...lock.revisions.filter((r) => r.name !== name), entry].sort((a, b) => compareRevisions(a.name, b.name));
+  const revisions = [...lock.revisions.filter((r) => r.name !== name), entry].sort((a, b) =>
+    compareRevisions(a.name, b.name),
+  );
   return { ...lock, revisions };
 }
 

@@ -4,7 +4,15 @@ import { ErrorCode } from "../diagnostics.js";
 import { overlayFor, type MethodOverlay } from "./overlay.js";
 import { deriveMethods } from "./methods.js";
 import { indexDeclarations, resolveDeclarations, type DeclarationIndex } from "./resolve.js";
-import type { Constant, Diagnostic, ParsedSchema, RevisionFacts, RevisionModel, RevisionSource, TypeNode } from "./types.js";
+import type {
+  Constant,
+  Diagnostic,
+  ParsedSchema,
+  RevisionFacts,
+  RevisionModel,
+  RevisionSource,
+  TypeNode,
+} from "./types.js";
 
 export interface BuildOptions {
   revision: string;
@@ -27,11 +35,19 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
 
   const revisionRules = overlay.revisions;
   if (revisionRules.length > 1) {
-    diagnostics.push({ severity, code: ErrorCode.OverlayDuplicate, message: `${revisionRules.length} overlay revision entries apply to ${options.revision}; expected at most one` });
+    diagnostics.push({
+      severity,
+      code: ErrorCode.OverlayDuplicate,
+      message: `${revisionRules.length} overlay revision entries apply to ${options.revision}; expected at most one`,
+    });
   }
   const rule = revisionRules[0];
   if (rule?.inputRequests && index.get(rule.inputRequests)?.kind !== "alias") {
-    diagnostics.push({ severity, code: ErrorCode.OverlayUnknownType, message: `overlay names ${rule.inputRequests} as the input-request union, which this revision does not declare as a type alias` });
+    diagnostics.push({
+      severity,
+      code: ErrorCode.OverlayUnknownType,
+      message: `overlay names ${rule.inputRequests} as the input-request union, which this revision does not declare as a type alias`,
+    });
   }
   const inputRequests = rule?.inputRequests && index.has(rule.inputRequests) ? rule.inputRequests : undefined;
 
@@ -40,7 +56,9 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
 
   // The handshake is visible in the schema (an initialize request or none); the
   // overlay states what the prose says and must agree.
-  const lifecycle: RevisionFacts["lifecycle"] = derived.methods.some((m) => m.name === "initialize") ? "initialize" : "per-request";
+  const lifecycle: RevisionFacts["lifecycle"] = derived.methods.some((m) => m.name === "initialize")
+    ? "initialize"
+    : "per-request";
   if (rule && rule.lifecycle !== lifecycle) {
     diagnostics.push({
       severity,
@@ -71,7 +89,11 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
 function stringConstant(constants: readonly Constant[], name: string, diagnostics: Diagnostic[]): string {
   const constant = constants.find((c) => c.name === name);
   if (typeof constant?.value === "string") return constant.value;
-  diagnostics.push({ severity: "error", code: ErrorCode.MissingConstant, message: `the schema declares no string const ${name}` });
+  diagnostics.push({
+    severity: "error",
+    code: ErrorCode.MissingConstant,
+    message: `the schema declares no string const ${name}`,
+  });
   return "";
 }
 

@@ -51,7 +51,11 @@ export function deriveMethods(
     for (const member of unionMembers(union, index)) {
       const entry = senders.get(member) ?? { kind, senders: new Set() };
       if (entry.kind !== kind && !conflicting.has(member)) {
-        report(ErrorCode.MethodKind, `${member} is listed both as a request and as a notification; it is left out of the method table`, index.get(member));
+        report(
+          ErrorCode.MethodKind,
+          `${member} is listed both as a request and as a notification; it is left out of the method table`,
+          index.get(member),
+        );
         conflicting.add(member);
       }
       entry.senders.add(sender);
@@ -69,7 +73,8 @@ export function deriveMethods(
     let kind: MethodModel["kind"] | undefined;
     let inputRequest = false;
     if (routed) {
-      direction = routed.senders.size === 2 ? "both" : routed.senders.has("client") ? "client-to-server" : "server-to-client";
+      direction =
+        routed.senders.size === 2 ? "both" : routed.senders.has("client") ? "client-to-server" : "server-to-client";
       kind = routed.kind;
     } else if (inputRequests.has(declaration.name)) {
       direction = "server-to-client";
@@ -84,7 +89,11 @@ export function deriveMethods(
       continue;
     }
     if (!kind) {
-      report(ErrorCode.MethodKind, `cannot tell whether ${method} (${declaration.name}) is a request or a notification`, declaration);
+      report(
+        ErrorCode.MethodKind,
+        `cannot tell whether ${method} (${declaration.name}) is a request or a notification`,
+        declaration,
+      );
       continue;
     }
 
@@ -112,8 +121,13 @@ export function deriveMethods(
       }
       if (result) model.result = result;
       else if (rule) {
-        if (index.has(rule.result)) model.result = { type: { kind: "reference", name: rule.result }, name: rule.result, source: "overlay" };
-        else report(ErrorCode.OverlayUnknownType, `overlay gives ${method} the result ${rule.result}, which this revision does not declare`);
+        if (index.has(rule.result))
+          model.result = { type: { kind: "reference", name: rule.result }, name: rule.result, source: "overlay" };
+        else
+          report(
+            ErrorCode.OverlayUnknownType,
+            `overlay gives ${method} the result ${rule.result}, which this revision does not declare`,
+          );
       } else {
         report(
           ErrorCode.NoResult,
@@ -205,15 +219,27 @@ function deriveResult(
   }
 
   const results = peers.filter(isResultDeclaration);
-  if (results.length === 1) return { type: { kind: "reference", name: results[0]!.name }, name: results[0]!.name, source: "category" };
+  if (results.length === 1)
+    return { type: { kind: "reference", name: results[0]!.name }, name: results[0]!.name, source: "category" };
 
-  if (index.has(namedResult)) return { type: { kind: "reference", name: namedResult }, name: namedResult, source: "naming" };
+  if (index.has(namedResult))
+    return { type: { kind: "reference", name: namedResult }, name: namedResult, source: "naming" };
   return undefined;
 }
 
 /** Of the types a response may carry (e.g. CallToolResult | InputRequiredResult), the method's own. */
-function primaryResultName(type: TypeNode, category: string | undefined, namedResult: string, index: DeclarationIndex): string | undefined {
-  const names = type.kind === "reference" ? [type.name] : type.kind === "union" ? type.members.flatMap((m) => (m.kind === "reference" ? [m.name] : [])) : [];
+function primaryResultName(
+  type: TypeNode,
+  category: string | undefined,
+  namedResult: string,
+  index: DeclarationIndex,
+): string | undefined {
+  const names =
+    type.kind === "reference"
+      ? [type.name]
+      : type.kind === "union"
+        ? type.members.flatMap((m) => (m.kind === "reference" ? [m.name] : []))
+        : [];
   if (names.length === 1) return names[0];
   const sameCategory = names.filter((n) => {
     const declaration = index.get(n);
@@ -252,20 +278,35 @@ function checkOverlayAgainst(
   const byName = new Map(methods.map((m) => [m.name, m]));
   for (const rule of overlay.results) {
     const method = byName.get(rule.method);
-    if (!method) report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which this revision does not have`);
-    else if (method.kind !== "request") report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which is a notification`);
+    if (!method)
+      report(
+        ErrorCode.OverlayUnknownMethod,
+        `overlay result entry names ${rule.method}, which this revision does not have`,
+      );
+    else if (method.kind !== "request")
+      report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which is a notification`);
   }
   const seen = new Set<string>();
   for (const rule of overlay.capabilities) {
-    if (seen.has(rule.method)) report(ErrorCode.OverlayDuplicate, `overlay has two capability entries for ${rule.method}`);
+    if (seen.has(rule.method))
+      report(ErrorCode.OverlayDuplicate, `overlay has two capability entries for ${rule.method}`);
     seen.add(rule.method);
     if (!byName.has(rule.method)) {
-      report(ErrorCode.OverlayUnknownMethod, `overlay capability entry names ${rule.method}, which this revision does not have`);
+      report(
+        ErrorCode.OverlayUnknownMethod,
+        `overlay capability entry names ${rule.method}, which this revision does not have`,
+      );
     }
-    const holders = rule.holder === "receiver" ? ["ServerCapabilities", "ClientCapabilities"] : [rule.holder === "server" ? "ServerCapabilities" : "ClientCapabilities"];
+    const holders =
+      rule.holder === "receiver"
+        ? ["ServerCapabilities", "ClientCapabilities"]
+        : [rule.holder === "server" ? "ServerCapabilities" : "ClientCapabilities"];
     for (const holder of holders) {
       if (!capabilityExists(holder, rule.path.split("."), index)) {
-        report(ErrorCode.OverlayUnknownCapability, `overlay gives ${rule.method} the capability ${rule.path}, which ${holder} does not declare in this revision`);
+        report(
+          ErrorCode.OverlayUnknownCapability,
+          `overlay gives ${rule.method} the capability ${rule.path}, which ${holder} does not declare in this revision`,
+        );
       }
     }
   }
@@ -274,7 +315,8 @@ function checkOverlayAgainst(
 function capabilityExists(holder: string, path: string[], index: DeclarationIndex): boolean {
   let type: TypeNode | undefined = { kind: "reference", name: holder };
   for (const segment of path) {
-    const property: TypeNode | undefined = type && objectView(type, index)?.properties.find((p) => p.name === segment)?.type;
+    const property: TypeNode | undefined =
+      type && objectView(type, index)?.properties.find((p) => p.name === segment)?.type;
     if (!property) return false;
     type = property;
   }

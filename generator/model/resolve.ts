@@ -29,7 +29,9 @@ export function resolveDeclarations(schema: ParsedSchema): Declaration[] {
     if (done) return done;
     if (visiting.includes(declaration.name)) {
       const cycle = [...visiting.slice(visiting.indexOf(declaration.name)), declaration.name].join(" → ");
-      problems.push(problemAt(ErrorCode.ExtendsCycle, `${declaration.name} inherits from itself (${cycle})`, declaration.location));
+      problems.push(
+        problemAt(ErrorCode.ExtendsCycle, `${declaration.name} inherits from itself (${cycle})`, declaration.location),
+      );
       return { properties: [], ancestors: [] };
     }
     visiting.push(declaration.name);
@@ -40,7 +42,11 @@ export function resolveDeclarations(schema: ParsedSchema): Declaration[] {
       const base = shapeOfParsed(parsed.get(heritage.name));
       if (!base) {
         problems.push(
-          problemAt(ErrorCode.UnsupportedHeritage, `${declaration.name} extends ${heritage.name}, which is not an interface or an object type`, heritage.location),
+          problemAt(
+            ErrorCode.UnsupportedHeritage,
+            `${declaration.name} extends ${heritage.name}, which is not an interface or an object type`,
+            heritage.location,
+          ),
         );
         continue;
       }

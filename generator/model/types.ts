@@ -30,15 +30,7 @@ export interface DocTag {
 }
 
 export type KeywordName =
-  | "any"
-  | "boolean"
-  | "never"
-  | "null"
-  | "number"
-  | "object"
-  | "string"
-  | "undefined"
-  | "unknown";
+  "any" | "boolean" | "never" | "null" | "number" | "object" | "string" | "undefined" | "unknown";
 
 /**
  * A type expression. The parser normalises spellings that mean the same thing:
@@ -46,14 +38,7 @@ export type KeywordName =
  * signature, `(T)` is T. Everything else keeps the shape it has in schema.ts.
  */
 export type TypeNode =
-  | KeywordType
-  | LiteralType
-  | ReferenceType
-  | UnionType
-  | IntersectionType
-  | ArrayType
-  | TupleType
-  | ObjectType;
+  KeywordType | LiteralType | ReferenceType | UnionType | IntersectionType | ArrayType | TupleType | ObjectType;
 
 export interface KeywordType {
   kind: "keyword";

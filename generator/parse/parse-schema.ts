@@ -111,7 +111,9 @@ class SchemaReader {
     for (const diagnostic of project.getProgram().getSyntacticDiagnostics(this.sourceFile)) {
       const message = diagnostic.getMessageText();
       const text = typeof message === "string" ? message : message.getMessageText();
-      this.problems.push(problemAt(ErrorCode.Syntax, `TS${diagnostic.getCode()}: ${text}`, this.locationAt(diagnostic.getStart() ?? 0)));
+      this.problems.push(
+        problemAt(ErrorCode.Syntax, `TS${diagnostic.getCode()}: ${text}`, this.locationAt(diagnostic.getStart() ?? 0)),
+      );
     }
   }
 
@@ -200,11 +202,19 @@ class SchemaReader {
     const initializer = declaration.getInitializer();
     const value = initializer ? literalValue(initializer) : undefined;
     if (declaration.getTypeNode()) {
-      this.fail(declaration, ErrorCode.UnsupportedConst, `const ${name} has a type annotation; \`typeof ${name}\` would not be its literal`);
+      this.fail(
+        declaration,
+        ErrorCode.UnsupportedConst,
+        `const ${name} has a type annotation; \`typeof ${name}\` would not be its literal`,
+      );
       return;
     }
     if (value === undefined) {
-      this.fail(declaration, ErrorCode.UnsupportedConst, `const ${name} must be initialised with a string, number or boolean literal`);
+      this.fail(
+        declaration,
+        ErrorCode.UnsupportedConst,
+        `const ${name} must be initialised with a string, number or boolean literal`,
+      );
       return;
     }
     if (this.constants.has(name)) {
@@ -257,7 +267,11 @@ class SchemaReader {
     if (Node.isIdentifier(nameNode)) name = nameNode.getText();
     else if (Node.isStringLiteral(nameNode)) name = nameNode.getLiteralValue();
     else {
-      this.fail(nameNode, ErrorCode.UnsupportedMember, `property name ${nameNode.getText()} is not an identifier or a string`);
+      this.fail(
+        nameNode,
+        ErrorCode.UnsupportedMember,
+        `property name ${nameNode.getText()} is not an identifier or a string`,
+      );
       name = nameNode.getText();
     }
     const typeNode = node.getTypeNode();
@@ -332,7 +346,11 @@ class SchemaReader {
       }
     }
     if (args.length > 0 || builtinGenerics.has(name)) {
-      this.fail(node, ErrorCode.UnsupportedType, `generic type ${node.getText()} is not supported (only Array<T> and Record<string, T>)`);
+      this.fail(
+        node,
+        ErrorCode.UnsupportedType,
+        `generic type ${node.getText()} is not supported (only Array<T> and Record<string, T>)`,
+      );
       return { kind: "keyword", keyword: "never" };
     }
     this.references.push({ name, location: this.locationOf(node) });
@@ -382,7 +400,11 @@ class SchemaReader {
   private rejectTypeParameters(node: TsInterface | TsTypeAlias): void {
     const parameters = node.getTypeParameters();
     if (parameters.length > 0) {
-      this.fail(parameters[0]!, ErrorCode.Generic, `${node.getName()} has type parameters; generic schema types are not supported`);
+      this.fail(
+        parameters[0]!,
+        ErrorCode.Generic,
+        `${node.getName()} has type parameters; generic schema types are not supported`,
+      );
     }
   }
 
@@ -401,14 +423,26 @@ class SchemaReader {
     for (const declaration of declarations) {
       const previous = declared.get(declaration.name);
       if (previous) {
-        this.problems.push(problemAt(ErrorCode.Duplicate, `${declaration.name} is already declared at line ${previous.line}`, declaration.location));
+        this.problems.push(
+          problemAt(
+            ErrorCode.Duplicate,
+            `${declaration.name} is already declared at line ${previous.line}`,
+            declaration.location,
+          ),
+        );
       }
       declared.set(declaration.name, declaration.location);
     }
     const types = new Set(declarations.map((d) => d.name));
     for (const reference of this.references) {
       if (!types.has(reference.name)) {
-        this.problems.push(problemAt(ErrorCode.UnknownReference, `type ${reference.name} is not declared in this schema`, reference.location));
+        this.problems.push(
+          problemAt(
+            ErrorCode.UnknownReference,
+            `type ${reference.name} is not declared in this schema`,
+            reference.location,
+          ),
+        );
       }
     }
   }

@@ -18,7 +18,9 @@ describe("generate from the lock", () => {
     const out = tempDir();
     const surface = tempDir();
     const io = captureIo();
-    expect(await main(["generate", "--rev", "2025-06-18", "2024-11-05", "--out", out, "--surface", surface], io)).toBe(0);
+    expect(await main(["generate", "--rev", "2025-06-18", "2024-11-05", "--out", out, "--surface", surface], io)).toBe(
+      0,
+    );
     expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts"]);
     expect(readdirSync(join(out, "2025-06-18")).sort()).toEqual(["index.ts", "methods.ts", "revision.ts", "types.ts"]);
     expect(readdirSync(surface).sort()).toEqual(["2024-11-05.json", "2025-06-18.json"]);
@@ -52,7 +54,9 @@ describe("generate from the lock", () => {
 
   test("--json reports what was generated on stdout and nothing on stderr", async () => {
     const io = captureIo();
-    expect(await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--json"], io)).toBe(0);
+    expect(
+      await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--json"], io),
+    ).toBe(0);
     const report = JSON.parse(io.out);
     expect(report.revisions).toEqual([
       { revision: "2026-07-28", methods: 21, types: 155, files: 4, ms: expect.any(Number), warnings: [] },
@@ -62,7 +66,9 @@ describe("generate from the lock", () => {
 
   test("--quiet prints nothing", async () => {
     const io = captureIo();
-    expect(await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--quiet"], io)).toBe(0);
+    expect(
+      await main(["generate", "--rev", "2026-07-28", "--out", tempDir(), "--surface", tempDir(), "--quiet"], io),
+    ).toBe(0);
     expect(io.err + io.out).toBe("");
   });
 
@@ -72,11 +78,15 @@ describe("generate from the lock", () => {
     writeFileSync(join(cache, "2025-06-18", "schema.ts"), "export type X = string;\n");
     const io = captureIo({ cwd: cache });
     expect(await main(["generate", "--rev", "2025-06-18", "--cache", cache, "--out", tempDir()], io)).toBe(2);
-    expect(io.err).toMatch(/^mcpgen: 2025-06-18\/schema\.ts: sha256 mismatch: expected 7d7f4cc6[0-9a-f]{56}, actual [0-9a-f]{64}; run `mcpgen spec sync` to restore the pinned file\n$/);
+    expect(io.err).toMatch(
+      /^mcpgen: 2025-06-18\/schema\.ts: sha256 mismatch: expected 7d7f4cc6[0-9a-f]{56}, actual [0-9a-f]{64}; run `mcpgen spec sync` to restore the pinned file\n$/,
+    );
 
     const missing = captureIo({ cwd: cache });
     expect(await main(["generate", "--rev", "2024-11-05", "--cache", cache, "--out", tempDir()], missing)).toBe(2);
-    expect(missing.err).toBe("mcpgen: revision 2024-11-05 is not synced (2024-11-05/schema.ts is missing): run `mcpgen spec sync`\n");
+    expect(missing.err).toBe(
+      "mcpgen: revision 2024-11-05 is not synced (2024-11-05/schema.ts is missing): run `mcpgen spec sync`\n",
+    );
   });
 });
 
@@ -115,7 +125,10 @@ describe("bad input: one clear error, non-zero exit", () => {
 
   test("a syntax error in schema.ts: file:line:col, code and code frame", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "schema.ts"), 'export const LATEST_PROTOCOL_VERSION = "x";\nexport interface Broken {\n  field: string\n  other: = 1;\n}\n');
+    writeFileSync(
+      join(dir, "schema.ts"),
+      'export const LATEST_PROTOCOL_VERSION = "x";\nexport interface Broken {\n  field: string\n  other: = 1;\n}\n',
+    );
     const io = captureIo({ cwd: dir });
     expect(await main(["generate", "--schema", "schema.ts", "--rev", "broken", "--out", join(dir, "out")], io)).toBe(2);
     expect(io.err).toBe(
@@ -140,8 +153,14 @@ describe("a revision the lock has never heard of generates with no code change",
   const next = `${latest
     .replace("export type ClientRequest =\n", "export type ClientRequest =\n  | FrobnicateWidgetsRequest\n")
     .replace("export type ServerNotification =\n", "export type ServerNotification =\n  | WidgetsChangedNotification\n")
-    .replace(/(export interface ServerCapabilities \{\n)/, "$1  /** Present if the server offers widgets. */\n  widgets?: { listChanged?: boolean };\n")
-    .replace('export const LATEST_PROTOCOL_VERSION = "2026-07-28";', 'export const LATEST_PROTOCOL_VERSION = "2027-03-01";')}
+    .replace(
+      /(export interface ServerCapabilities \{\n)/,
+      "$1  /** Present if the server offers widgets. */\n  widgets?: { listChanged?: boolean };\n",
+    )
+    .replace(
+      'export const LATEST_PROTOCOL_VERSION = "2026-07-28";',
+      'export const LATEST_PROTOCOL_VERSION = "2027-03-01";',
+    )}
 /** @category \`widgets/frobnicate\` */
 export interface FrobnicateWidgetsRequestParams extends RequestParams {
   widget: string;
@@ -167,7 +186,12 @@ export interface WidgetsChangedNotification extends JSONRPCNotification {
 `;
 
   test("the test's schema really has the additions", () => {
-    for (const added of ["| FrobnicateWidgetsRequest", "| WidgetsChangedNotification", "widgets?: { listChanged?: boolean }", '"2027-03-01"']) {
+    for (const added of [
+      "| FrobnicateWidgetsRequest",
+      "| WidgetsChangedNotification",
+      "widgets?: { listChanged?: boolean }",
+      '"2027-03-01"',
+    ]) {
       expect(next).toContain(added);
     }
   });
@@ -230,9 +254,14 @@ describe("the built binary", () => {
   });
 
   test("exits 2 on an unknown revision, 0 on --help", () => {
-    const bad = spawnSync(process.execPath, [bin, "generate", "--rev", "1999-01-01"], { cwd: projectRoot, encoding: "utf8" });
+    const bad = spawnSync(process.execPath, [bin, "generate", "--rev", "1999-01-01"], {
+      cwd: projectRoot,
+      encoding: "utf8",
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^mcpgen: unknown revision "1999-01-01"/);
-    expect(execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" })).toMatch(/^Usage: mcpgen \[options\] \[command\]/);
+    expect(execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" })).toMatch(
+      /^Usage: mcpgen \[options\] \[command\]/,
+    );
   });
 });

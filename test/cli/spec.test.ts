@@ -27,7 +27,9 @@ describe("spec sync --from", () => {
     expect(io.err.trim().split("\n")).toHaveLength(lock.revisions.length);
     expect(io.err).toMatch(/^synced 2024-11-05 \(2 files\) from .*shared\/mcp-spec\/schema in \d+ ms$/m);
     expect(io.err).toMatch(/^synced 2026-07-28 \(131 files\) from /m);
-    expect(readFileSync(join(cache, "2026-07-28", "examples", "CallToolRequest", "call-tool-request.json"), "utf8")).toContain("tools/call");
+    expect(
+      readFileSync(join(cache, "2026-07-28", "examples", "CallToolRequest", "call-tool-request.json"), "utf8"),
+    ).toContain("tools/call");
 
     const list = captureIo();
     expect(await main(["spec", "list", "--cache", cache, "--json"], list)).toBe(0);
@@ -40,7 +42,9 @@ describe("spec sync --from", () => {
     expect(await main(["spec", "sync", "--cache", cache, "--rev", "2025-06-18"], again)).toBe(0);
     expect(again.err).toBe("up to date 2025-06-18 (2 files verified in the cache)\n");
     const forced = captureIo();
-    expect(await main(["spec", "sync", "--from", specDir, "--cache", cache, "--rev", "2025-06-18", "--force"], forced)).toBe(0);
+    expect(
+      await main(["spec", "sync", "--from", specDir, "--cache", cache, "--rev", "2025-06-18", "--force"], forced),
+    ).toBe(0);
     expect(forced.err).toMatch(/^synced 2025-06-18 \(2 files\)/);
   });
 
@@ -61,7 +65,9 @@ describe("spec sync --from", () => {
 
     const io = captureIo({ cwd: from });
     expect(await main(["spec", "sync", "--from", ".", "--rev", "2025-06-18", "--cache", cache, "--force"], io)).toBe(2);
-    const expected = lock.revisions.find((r) => r.name === "2025-06-18")!.files.find((f) => f.path === "schema.ts")!.sha256;
+    const expected = lock.revisions
+      .find((r) => r.name === "2025-06-18")!
+      .files.find((f) => f.path === "schema.ts")!.sha256;
     expect(io.err.split("\n")[0]).toBe(
       `mcpgen: spec sync: 2025-06-18/schema.ts: sha256 mismatch: expected ${expected}, actual ${sha256(damaged)}`,
     );
@@ -73,8 +79,12 @@ describe("spec sync --from", () => {
     rmSync(join(from, "2025-06-18", "schema.json"));
     const io = captureIo({ cwd: from });
     expect(await main(["spec", "sync", "--from", ".", "--rev", "2025-06-18", "--cache", tempDir()], io)).toBe(2);
-    const expected = lock.revisions.find((r) => r.name === "2025-06-18")!.files.find((f) => f.path === "schema.json")!.sha256;
-    expect(io.err.split("\n")[0]).toBe(`mcpgen: spec sync: 2025-06-18/schema.json: missing (expected sha256 ${expected})`);
+    const expected = lock.revisions
+      .find((r) => r.name === "2025-06-18")!
+      .files.find((f) => f.path === "schema.json")!.sha256;
+    expect(io.err.split("\n")[0]).toBe(
+      `mcpgen: spec sync: 2025-06-18/schema.json: missing (expected sha256 ${expected})`,
+    );
   });
 
   test("an unknown revision is one line listing the pinned ones, exit 2", async () => {
@@ -110,7 +120,10 @@ describe("spec sync from the pinned URLs (a loopback server stands in for GitHub
       upstream: lock.upstream,
       revisions: lock.revisions
         .filter((r) => revisions.includes(r.name))
-        .map((r) => ({ ...r, files: r.files.map((f) => ({ ...f, url: f.url.replace(lock.upstream.rawBaseUrl, base) })) })),
+        .map((r) => ({
+          ...r,
+          files: r.files.map((f) => ({ ...f, url: f.url.replace(lock.upstream.rawBaseUrl, base) })),
+        })),
     };
     mutate(local);
     const path = join(tempDir(), "revisions.json");
@@ -125,7 +138,9 @@ describe("spec sync from the pinned URLs (a loopback server stands in for GitHub
     expect(await main(["spec", "sync", "--lock", loopbackLock(["2026-07-28"]), "--cache", cache], io)).toBe(0);
     expect(io.err).toMatch(/^synced 2026-07-28 \(131 files\) from the pinned upstream URLs in \d+ ms\n$/);
     expect(requests).toHaveLength(131);
-    expect(existsSync(join(cache, "2026-07-28", "examples", "DiscoverResult", "server-capabilities-discovery.json"))).toBe(true);
+    expect(
+      existsSync(join(cache, "2026-07-28", "examples", "DiscoverResult", "server-capabilities-discovery.json")),
+    ).toBe(true);
   });
 
   test("a URL that answers 404 is a missing file; a wrong body is a mismatch", async () => {
@@ -137,8 +152,12 @@ describe("spec sync from the pinned URLs (a loopback server stands in for GitHub
     const io = captureIo({ fetch: globalThis.fetch });
     expect(await main(["spec", "sync", "--lock", path, "--cache", tempDir()], io)).toBe(2);
     const lines = io.err.trim().split("\n");
-    expect(lines[0]).toMatch(new RegExp(`^mcpgen: spec sync: ${base}/nowhere: missing \\(expected sha256 [0-9a-f]{64}\\)$`));
-    expect(lines[1]).toMatch(/^mcpgen: spec sync: http:\/\/127\.0\.0\.1:\d+\/.*\/schema\.ts: sha256 mismatch: expected 0{64}, actual [0-9a-f]{64}$/);
+    expect(lines[0]).toMatch(
+      new RegExp(`^mcpgen: spec sync: ${base}/nowhere: missing \\(expected sha256 [0-9a-f]{64}\\)$`),
+    );
+    expect(lines[1]).toMatch(
+      /^mcpgen: spec sync: http:\/\/127\.0\.0\.1:\d+\/.*\/schema\.ts: sha256 mismatch: expected 0{64}, actual [0-9a-f]{64}$/,
+    );
   });
 });
 
@@ -180,7 +199,9 @@ describe("spec pin", () => {
     const commit = "a".repeat(40);
 
     const io = captureIo({ cwd: from });
-    expect(await main(["spec", "pin", "2027-01-01", "--from", ".", "--commit", commit, "--lock", lockFile], io)).toBe(0);
+    expect(await main(["spec", "pin", "2027-01-01", "--from", ".", "--commit", commit, "--lock", lockFile], io)).toBe(
+      0,
+    );
     const pinned = JSON.parse(readFileSync(lockFile, "utf8")) as Lock;
     const raw = `${lock.upstream.rawBaseUrl}/${commit}/schema/2027-01-01`;
     expect(pinned.revisions).toEqual([
@@ -188,7 +209,11 @@ describe("spec pin", () => {
         name: "2027-01-01",
         commit,
         files: [
-          { path: "examples/Ping/ping.json", url: `${raw}/examples/Ping/ping.json`, sha256: sha256('{"method":"ping"}\n') },
+          {
+            path: "examples/Ping/ping.json",
+            url: `${raw}/examples/Ping/ping.json`,
+            sha256: sha256('{"method":"ping"}\n'),
+          },
           { path: "schema.json", url: `${raw}/schema.json`, sha256: sha256("{}\n") },
           { path: "schema.ts", url: `${raw}/schema.ts`, sha256: sha256("export type X = string;\n") },
         ],
@@ -198,7 +223,9 @@ describe("spec pin", () => {
     // Pinned files then sync and verify like any other revision.
     const cache = tempDir();
     expect(await main(["spec", "sync", "--from", from, "--lock", lockFile, "--cache", cache], captureIo())).toBe(0);
-    expect(readFileSync(join(cache, "2027-01-01", "examples", "Ping", "ping.json"), "utf8")).toBe('{"method":"ping"}\n');
+    expect(readFileSync(join(cache, "2027-01-01", "examples", "Ping", "ping.json"), "utf8")).toBe(
+      '{"method":"ping"}\n',
+    );
   });
 
   test("refuses a folder without schema.json, a bad commit and a bad revision name", async () => {
@@ -211,8 +238,17 @@ describe("spec pin", () => {
       const io = captureIo({ cwd: from });
       return [await main(["spec", "pin", ...args, "--lock", lockFile], io), io.err];
     };
-    expect(await run(["r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([2, "mcpgen: revision r1: schema.json is missing\n"]);
-    expect(await run(["r1", "--from", ".", "--commit", "HEAD"])).toEqual([2, 'mcpgen: "HEAD" is not a 40-digit commit hash\n']);
-    expect(await run(["../r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([2, 'mcpgen: "../r1" is not a valid revision name (letters, digits, ".", "_", "-")\n']);
+    expect(await run(["r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([
+      2,
+      "mcpgen: revision r1: schema.json is missing\n",
+    ]);
+    expect(await run(["r1", "--from", ".", "--commit", "HEAD"])).toEqual([
+      2,
+      'mcpgen: "HEAD" is not a 40-digit commit hash\n',
+    ]);
+    expect(await run(["../r1", "--from", ".", "--commit", "b".repeat(40)])).toEqual([
+      2,
+      'mcpgen: "../r1" is not a valid revision name (letters, digits, ".", "_", "-")\n',
+    ]);
   });
 });

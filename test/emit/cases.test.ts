@@ -49,7 +49,9 @@ describe.each(readdirSync(casesDir))("case %s", (name) => {
   });
 
   test("its expected TypeScript type-checks with tsc --strict", () => {
-    const roots = filesUnder(expectedDir).filter((f) => f.endsWith(".ts")).map((f) => join(expectedDir, f));
+    const roots = filesUnder(expectedDir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(expectedDir, f));
     expect(roots.length).toBeGreaterThan(0);
     expect(typeCheck(roots)).toEqual([]);
   });

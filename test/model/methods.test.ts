@@ -26,7 +26,10 @@ export interface ClientCapabilities { sampling?: object }
 
 const noOverlay: MethodOverlay = { results: [], capabilities: [], revisions: [] };
 
-function model(schema: string, options: { overlay?: MethodOverlay; locked?: boolean; revision?: string } = {}): RevisionModel {
+function model(
+  schema: string,
+  options: { overlay?: MethodOverlay; locked?: boolean; revision?: string } = {},
+): RevisionModel {
   return buildRevisionModel(parseSchema({ file: "schema.ts", text: base + schema }), {
     revision: options.revision ?? "2099-01-01",
     source: { file: "schema.ts", sha256: "0".repeat(64), locked: options.locked ?? true },
@@ -56,7 +59,9 @@ export type ServerNotification = Progress | Changed;
 `;
 
 describe("kind and direction come from the message unions", () => {
-  const m = model(pingAndCall, { overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] } });
+  const m = model(pingAndCall, {
+    overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] },
+  });
 
   test("client-to-server, server-to-client and both", () => {
     expect(m.diagnostics).toEqual([]);
@@ -70,7 +75,11 @@ describe("kind and direction come from the message unions", () => {
   });
 
   test("params: named, inline, inherited optional", () => {
-    expect(method(m, "tools/call").params).toEqual({ type: { kind: "reference", name: "CallRequestParams" }, name: "CallRequestParams", required: true });
+    expect(method(m, "tools/call").params).toEqual({
+      type: { kind: "reference", name: "CallRequestParams" },
+      name: "CallRequestParams",
+      required: true,
+    });
     expect(method(m, "sampling/createMessage").params).toMatchObject({ type: { kind: "object" }, required: true });
     expect(method(m, "sampling/createMessage").params?.name).toBeUndefined();
     expect(method(m, "ping").params).toMatchObject({ type: { kind: "object" }, required: false });
@@ -78,14 +87,21 @@ describe("kind and direction come from the message unions", () => {
 
   test("a message type in no union is left out and reported; an error when pinned, a warning when not", () => {
     const schema = `${pingAndCall}\nexport interface OrphanRequest extends JSONRPCRequest { method: "orphan/x" }\nexport interface OrphanResult extends Result {}`;
-    for (const [locked, severity] of [[true, "error"], [false, "warning"]] as const) {
-      const m2 = model(schema, { locked, overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] } });
+    for (const [locked, severity] of [
+      [true, "error"],
+      [false, "warning"],
+    ] as const) {
+      const m2 = model(schema, {
+        locked,
+        overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] },
+      });
       expect(m2.methods.map((x) => x.name)).not.toContain("orphan/x");
       expect(m2.diagnostics).toEqual([
         {
           severity,
           code: "E_METHOD_DIRECTION",
-          message: "orphan/x (OrphanRequest) is in none of ClientRequest, ServerRequest, ClientNotification, ServerNotification, so its direction is unknown; it is left out of the method table",
+          message:
+            "orphan/x (OrphanRequest) is in none of ClientRequest, ServerRequest, ClientNotification, ServerNotification, so its direction is unknown; it is left out of the method table",
           location: { file: "schema.ts", line: 29, column: 1 },
         },
       ]);
@@ -118,18 +134,35 @@ describe("messages the unions cannot place", () => {
   });
 
   test("a schema without LATEST_PROTOCOL_VERSION (E_MISSING_CONSTANT), an error even for an unpinned revision", () => {
-    const parsed = parseSchema({ file: "schema.ts", text: base.replace('export const LATEST_PROTOCOL_VERSION = "2099-01-01";', "") });
-    const m = buildRevisionModel(parsed, { revision: "x", source: { file: "schema.ts", sha256: "", locked: false }, overlay: noOverlay });
+    const parsed = parseSchema({
+      file: "schema.ts",
+      text: base.replace('export const LATEST_PROTOCOL_VERSION = "2099-01-01";', ""),
+    });
+    const m = buildRevisionModel(parsed, {
+      revision: "x",
+      source: { file: "schema.ts", sha256: "", locked: false },
+      overlay: noOverlay,
+    });
     expect(m.diagnostics).toEqual([
-      { severity: "error", code: "E_MISSING_CONSTANT", message: "the schema declares no string const LATEST_PROTOCOL_VERSION" },
+      {
+        severity: "error",
+        code: "E_MISSING_CONSTANT",
+        message: "the schema declares no string const LATEST_PROTOCOL_VERSION",
+      },
     ]);
   });
 });
 
 describe("results are paired from the schema first", () => {
   test("by naming: XRequest → XResult", () => {
-    const m = model(pingAndCall, { overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] } });
-    expect(method(m, "sampling/createMessage").result).toEqual({ type: { kind: "reference", name: "SampleResult" }, name: "SampleResult", source: "naming" });
+    const m = model(pingAndCall, {
+      overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] },
+    });
+    expect(method(m, "sampling/createMessage").result).toEqual({
+      type: { kind: "reference", name: "SampleResult" },
+      name: "SampleResult",
+      source: "naming",
+    });
   });
 
   test("by @category before naming (a Result subtype or a *Result name)", () => {
@@ -150,7 +183,13 @@ describe("results are paired from the schema first", () => {
       /** @category \`tools/call\` */ export interface CallToolResultResponse extends JSONRPCResultResponse { result: CallToolResult | InputRequiredResult }
       export type ClientRequest = CallToolRequest;`);
     expect(method(m, "tools/call").result).toEqual({
-      type: { kind: "union", members: [{ kind: "reference", name: "CallToolResult" }, { kind: "reference", name: "InputRequiredResult" }] },
+      type: {
+        kind: "union",
+        members: [
+          { kind: "reference", name: "CallToolResult" },
+          { kind: "reference", name: "InputRequiredResult" },
+        ],
+      },
       name: "CallToolResult",
       response: "CallToolResultResponse",
       source: "response-type",
@@ -159,7 +198,11 @@ describe("results are paired from the schema first", () => {
 
   test("by the overlay only when the schema is silent", () => {
     const overlay = { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] };
-    expect(method(model(pingAndCall, { overlay }), "ping").result).toEqual({ type: { kind: "reference", name: "EmptyResult" }, name: "EmptyResult", source: "overlay" });
+    expect(method(model(pingAndCall, { overlay }), "ping").result).toEqual({
+      type: { kind: "reference", name: "EmptyResult" },
+      name: "EmptyResult",
+      source: "overlay",
+    });
   });
 
   test("a request left without a result is an error when pinned", () => {
@@ -167,7 +210,8 @@ describe("results are paired from the schema first", () => {
       {
         severity: "error",
         code: "E_NO_RESULT",
-        message: "request ping (PingRequest) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts",
+        message:
+          "request ping (PingRequest) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts",
         location: { file: "schema.ts", line: 16, column: 1 },
       },
     ]);
@@ -180,7 +224,10 @@ describe("overlay entries must match the revision", () => {
   test("a result entry the schema makes redundant", () => {
     const overlay = { ...noOverlay, results: [ping, { method: "tools/call", result: "EmptyResult", cite: "test" }] };
     expect(model(pingAndCall, { overlay }).diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["E_OVERLAY_REDUNDANT", "overlay gives tools/call the result EmptyResult, but the schema already gives CallResult (by naming); remove the overlay entry"],
+      [
+        "E_OVERLAY_REDUNDANT",
+        "overlay gives tools/call the result EmptyResult, but the schema already gives CallResult (by naming); remove the overlay entry",
+      ],
     ]);
   });
 
@@ -205,7 +252,10 @@ describe("overlay entries must match the revision", () => {
       "E_OVERLAY_UNKNOWN_CAPABILITY: overlay gives ping the capability tools, which ClientCapabilities does not declare in this revision",
       "E_OVERLAY_UNKNOWN_METHOD: overlay capability entry names gone/away, which this revision does not have",
     ]);
-    expect(method(m, "notifications/tools/list_changed").capability).toEqual({ holder: "server", path: ["tools", "listChanged"] });
+    expect(method(m, "notifications/tools/list_changed").capability).toEqual({
+      holder: "server",
+      path: ["tools", "listChanged"],
+    });
   });
 
   test("entries outside their since..until range do not apply", () => {
@@ -218,7 +268,11 @@ describe("overlay entries must match the revision", () => {
   });
 
   test("a revision not in the lock gets warnings, not errors", () => {
-    const overlay: MethodOverlay = { ...noOverlay, results: [ping], capabilities: [{ method: "gone/away", holder: "server", path: "tools", cite: "test" }] };
+    const overlay: MethodOverlay = {
+      ...noOverlay,
+      results: [ping],
+      capabilities: [{ method: "gone/away", holder: "server", path: "tools", cite: "test" }],
+    };
     expect(model(pingAndCall, { overlay, locked: false }).diagnostics.map((d) => d.severity)).toEqual(["warning"]);
   });
 });
@@ -231,7 +285,9 @@ describe("revision facts", () => {
       export interface InitializeRequest extends JSONRPCRequest { method: "initialize" }
       export interface InitializeResult extends Result {}`;
     expect(model(withInitialize, { overlay: { ...noOverlay, results: [ping] } }).facts.lifecycle).toBe("initialize");
-    const stateless = model(pingAndCall, { overlay: { ...noOverlay, results: [ping], revisions: [{ lifecycle: "initialize", cite: "test" }] } });
+    const stateless = model(pingAndCall, {
+      overlay: { ...noOverlay, results: [ping], revisions: [{ lifecycle: "initialize", cite: "test" }] },
+    });
     expect(stateless.facts.lifecycle).toBe("per-request");
     expect(stateless.diagnostics.map((d) => d.message)).toEqual([
       'overlay says 2099-01-01 has lifecycle "initialize", but the schema has no initialize request',
@@ -241,10 +297,21 @@ describe("revision facts", () => {
   test("requests in the overlay's input-request union travel inside InputRequiredResult", () => {
     const schema = `${pingAndCall.replace("export type ServerRequest = PingRequest | SampleRequest;", "")}
       export type InputRequest = SampleRequest;`;
-    const m = model(schema, { overlay: { ...noOverlay, results: [ping], revisions: [{ lifecycle: "per-request", inputRequests: "InputRequest", cite: "test" }] } });
+    const m = model(schema, {
+      overlay: {
+        ...noOverlay,
+        results: [ping],
+        revisions: [{ lifecycle: "per-request", inputRequests: "InputRequest", cite: "test" }],
+      },
+    });
     expect(m.diagnostics).toEqual([]);
     expect(m.facts.inputRequests).toBe("InputRequest");
-    expect(method(m, "sampling/createMessage")).toMatchObject({ direction: "server-to-client", inputRequest: true, directionSource: "overlay", kind: "request" });
+    expect(method(m, "sampling/createMessage")).toMatchObject({
+      direction: "server-to-client",
+      inputRequest: true,
+      directionSource: "overlay",
+      kind: "request",
+    });
     expect(method(m, "ping").direction).toBe("client-to-server");
   });
 
@@ -253,7 +320,13 @@ describe("revision facts", () => {
     expect(model(pingAndCall, { overlay }).facts.batching).toBe(false);
     const batched = pingAndCall + "\nexport type JSONRPCBatch = (JSONRPCRequest | JSONRPCNotification)[];";
     const m = buildRevisionModel(
-      parseSchema({ file: "schema.ts", text: (base + batched).replace("export type JSONRPCMessage = JSONRPCRequest", "export type JSONRPCMessage = JSONRPCBatch | JSONRPCRequest") }),
+      parseSchema({
+        file: "schema.ts",
+        text: (base + batched).replace(
+          "export type JSONRPCMessage = JSONRPCRequest",
+          "export type JSONRPCMessage = JSONRPCBatch | JSONRPCRequest",
+        ),
+      }),
       { revision: "x", source: { file: "schema.ts", sha256: "", locked: true }, overlay },
     );
     expect(m.facts.batching).toBe(true);

@@ -32,11 +32,17 @@ beforeAll(() => {
   // Scripts are skipped: prepack would regenerate generated/ and dist/ in the
   // working tree while other test files read them. `npm test` builds dist/
   // first, from the generated/ that generate.test.ts checks is current.
-  if (!existsSync(join(projectRoot, "dist", "generated", "index.js"))) throw new Error("dist/ is not built: run the README's commands");
-  execFileSync(npm, ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir], { cwd: projectRoot, stdio: ["ignore", "pipe", "inherit"] });
+  if (!existsSync(join(projectRoot, "dist", "generated", "index.js")))
+    throw new Error("dist/ is not built: run the README's commands");
+  execFileSync(npm, ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir], {
+    cwd: projectRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack left no tarball in ${packDir}`);
-  shipped = execFileSync("tar", ["-tzf", join(packDir, tarball)], { encoding: "utf8" }).trim().split("\n");
+  shipped = execFileSync("tar", ["-tzf", join(packDir, tarball)], { encoding: "utf8" })
+    .trim()
+    .split("\n");
 
   consumer = tempDir("mcpgen-consumer-");
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
@@ -58,12 +64,23 @@ function compile(files: Record<string, string>): { status: number | null; output
 describe("the tarball", () => {
   test("ships compiled revisions, the runtime, the CLI, the lock and the surfaces, and no spec cache or TypeScript sources", () => {
     for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
-      for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"]) expect(shipped).toContain(`package/dist/generated/${rev}/${file}`);
+      for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"])
+        expect(shipped).toContain(`package/dist/generated/${rev}/${file}`);
     }
-    for (const file of ["package/dist/runtime/index.js", "package/dist/generator/cli/main.js", "package/bin/mcpgen.js", "package/spec/revisions.json", "package/spec/surface/draft.json"]) {
+    for (const file of [
+      "package/dist/runtime/index.js",
+      "package/dist/generator/cli/main.js",
+      "package/bin/mcpgen.js",
+      "package/spec/revisions.json",
+      "package/spec/surface/draft.json",
+    ]) {
       expect(shipped).toContain(file);
     }
-    expect(shipped.filter((f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/"))).toEqual([]);
+    expect(
+      shipped.filter(
+        (f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/"),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -128,6 +145,8 @@ export const b: ParamsOf<"elicitation/create"> = {};
     });
     expect(status).not.toBe(0);
     expect(output).toMatch(/src\/wrong\.ts\(3,36\): error TS2322: Type 'string' is not assignable to type/);
-    expect(output).toMatch(/src\/wrong\.ts\(4,26\): error TS2344: Type '"elicitation\/create"' does not satisfy the constraint/);
+    expect(output).toMatch(
+      /src\/wrong\.ts\(4,26\): error TS2344: Type '"elicitation\/create"' does not satisfy the constraint/,
+    );
   });
 });

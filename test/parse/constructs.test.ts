@@ -304,7 +304,10 @@ describe("schema constructs → types.ts", () => {
 
 describe("the model keeps what the printed text implies", () => {
   test("Array<T> and Record<string, V> are normalised, parentheses dropped", () => {
-    expect(parsedType(`export type X = Array<(string)>;`, "X")).toEqual({ kind: "array", element: { kind: "keyword", keyword: "string" } });
+    expect(parsedType(`export type X = Array<(string)>;`, "X")).toEqual({
+      kind: "array",
+      element: { kind: "keyword", keyword: "string" },
+    });
     expect(parsedType(`export type X = Record<string, unknown>;`, "X")).toMatchObject({
       kind: "object",
       properties: [],
@@ -313,7 +316,11 @@ describe("the model keeps what the printed text implies", () => {
   });
 
   test("typeof CONST is a literal that remembers its constant", () => {
-    expect(parsedType(`export const V = "2.0"; export type X = typeof V;`, "X")).toEqual({ kind: "literal", value: "2.0", constant: "V" });
+    expect(parsedType(`export const V = "2.0"; export type X = typeof V;`, "X")).toEqual({
+      kind: "literal",
+      value: "2.0",
+      constant: "V",
+    });
   });
 
   test("negative numbers are number literals", () => {

@@ -29,7 +29,7 @@ const cases: { name: string; schema: string; errors: string[] }[] = [
     name: "functions, classes, enums, imports and namespaces at the top level",
     schema: `import { x } from "y";\nexport function f() {}\nexport class C {}\nexport enum E { A }\nnamespace N {}`,
     errors: [
-      'schema.ts:1:1: error E_UNSUPPORTED_STATEMENT: ImportDeclaration is not supported at the top level of a schema (only interfaces, type aliases and consts)',
+      "schema.ts:1:1: error E_UNSUPPORTED_STATEMENT: ImportDeclaration is not supported at the top level of a schema (only interfaces, type aliases and consts)",
       "schema.ts:2:1: error E_UNSUPPORTED_STATEMENT: FunctionDeclaration is not supported at the top level of a schema (only interfaces, type aliases and consts)",
       "schema.ts:3:1: error E_UNSUPPORTED_STATEMENT: ClassDeclaration is not supported at the top level of a schema (only interfaces, type aliases and consts)",
       "schema.ts:4:1: error E_UNSUPPORTED_STATEMENT: EnumDeclaration is not supported at the top level of a schema (only interfaces, type aliases and consts)",

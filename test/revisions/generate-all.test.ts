@@ -31,7 +31,10 @@ describe("every pinned revision", () => {
 
   test("has no timestamp in its headers and no absolute path anywhere", () => {
     for (const file of first.files) {
-      const header = file.content.split("\n").filter((line) => line.startsWith("//")).join("\n");
+      const header = file.content
+        .split("\n")
+        .filter((line) => line.startsWith("//"))
+        .join("\n");
       expect(header, file.path).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{2}:\d{2}:\d{2}/);
       expect(file.content, file.path).not.toContain(process.cwd());
     }
@@ -57,14 +60,22 @@ describe("every pinned revision", () => {
       for (const m of model.methods) {
         const key = JSON.stringify(m.name);
         if (m.kind === "request") {
-          lines.push(`export type _r${lines.length} = Assert<Equal<R.ParamsOf<${key}>, R.RequestMap[${key}]["request"]["params"]>>;`);
+          lines.push(
+            `export type _r${lines.length} = Assert<Equal<R.ParamsOf<${key}>, R.RequestMap[${key}]["request"]["params"]>>;`,
+          );
           if (m.result) {
             // The table's result name is a real type, and a member of ResultOf<M>.
-            lines.push(`export type _t${lines.length} = Assert<Equal<(typeof R.methods)[${key}]["result"], ${JSON.stringify(m.result.name)}>>;`);
-            lines.push(`export type _v${lines.length} = Assert<R.${m.result.name} extends R.ResultOf<${key}> ? true : false>;`);
+            lines.push(
+              `export type _t${lines.length} = Assert<Equal<(typeof R.methods)[${key}]["result"], ${JSON.stringify(m.result.name)}>>;`,
+            );
+            lines.push(
+              `export type _v${lines.length} = Assert<R.${m.result.name} extends R.ResultOf<${key}> ? true : false>;`,
+            );
           }
         } else {
-          lines.push(`export type _n${lines.length} = Assert<Equal<R.ParamsOf<${key}>, R.NotificationMap[${key}]["notification"]["params"]>>;`);
+          lines.push(
+            `export type _n${lines.length} = Assert<Equal<R.ParamsOf<${key}>, R.NotificationMap[${key}]["notification"]["params"]>>;`,
+          );
         }
         if (m.params?.name) lines.push(`export type _p${lines.length} = R.${m.params.name};`);
       }
@@ -79,9 +90,13 @@ describe("every pinned revision", () => {
 describe("type-level maps", () => {
   test("ResultOf keeps the schema's union, e.g. InputRequiredResult for 2026-07-28 tools/call", () => {
     const methods = first.files.find((f) => f.path === "2026-07-28/methods.ts")!.content;
-    expect(methods).toMatch(/"tools\/call": \{\s+request: CallToolRequest;\s+params: CallToolRequest\["params"\];\s+result: CallToolResult \| InputRequiredResult;/);
+    expect(methods).toMatch(
+      /"tools\/call": \{\s+request: CallToolRequest;\s+params: CallToolRequest\["params"\];\s+result: CallToolResult \| InputRequiredResult;/,
+    );
     const older = first.files.find((f) => f.path === "2025-06-18/methods.ts")!.content;
-    expect(older).toMatch(/"tools\/call": \{\s+request: CallToolRequest;\s+params: CallToolRequest\["params"\];\s+result: CallToolResult;/);
+    expect(older).toMatch(
+      /"tools\/call": \{\s+request: CallToolRequest;\s+params: CallToolRequest\["params"\];\s+result: CallToolResult;/,
+    );
   });
 
   test("every generated file starts with a header naming the generator, the revision and the schema hash", () => {

@@ -32,10 +32,25 @@ const summary = (m: MethodModel) => ({
 
 describe("2024-11-05", () => {
   test("has initialize, ping and sampling/createMessage, and no elicitation/create (basic/lifecycle, basic/utilities/ping, client/sampling)", () => {
-    expect(summary(method("2024-11-05", "initialize"))).toEqual({ kind: "request", direction: "client-to-server", result: "InitializeResult", capability: undefined });
+    expect(summary(method("2024-11-05", "initialize"))).toEqual({
+      kind: "request",
+      direction: "client-to-server",
+      result: "InitializeResult",
+      capability: undefined,
+    });
     // "The ping functionality ... either party can send"
-    expect(summary(method("2024-11-05", "ping"))).toEqual({ kind: "request", direction: "both", result: "EmptyResult", capability: undefined });
-    expect(summary(method("2024-11-05", "sampling/createMessage"))).toEqual({ kind: "request", direction: "server-to-client", result: "CreateMessageResult", capability: "client:sampling" });
+    expect(summary(method("2024-11-05", "ping"))).toEqual({
+      kind: "request",
+      direction: "both",
+      result: "EmptyResult",
+      capability: undefined,
+    });
+    expect(summary(method("2024-11-05", "sampling/createMessage"))).toEqual({
+      kind: "request",
+      direction: "server-to-client",
+      result: "CreateMessageResult",
+      capability: "client:sampling",
+    });
     expect(has("2024-11-05", "elicitation/create")).toBe(false);
     expect(has("2024-11-05", "notifications/initialized")).toBe(true);
   });
@@ -46,7 +61,11 @@ describe("2024-11-05", () => {
   });
 
   test("a stateful lifecycle, no batching", () => {
-    expect(revision("2024-11-05").facts).toMatchObject({ protocolVersion: "2024-11-05", lifecycle: "initialize", batching: false });
+    expect(revision("2024-11-05").facts).toMatchObject({
+      protocolVersion: "2024-11-05",
+      lifecycle: "initialize",
+      batching: false,
+    });
   });
 });
 
@@ -65,15 +84,35 @@ describe("JSON-RPC batching: added in 2025-03-26, removed in 2025-06-18 (changel
 describe("2025-06-18", () => {
   test("adds elicitation/create, sent by servers, needing the client's elicitation capability (2025-06-18/changelog 6, client/elicitation)", () => {
     expect(has("2025-03-26", "elicitation/create")).toBe(false);
-    expect(summary(method("2025-06-18", "elicitation/create"))).toEqual({ kind: "request", direction: "server-to-client", result: "ElicitResult", capability: "client:elicitation" });
+    expect(summary(method("2025-06-18", "elicitation/create"))).toEqual({
+      kind: "request",
+      direction: "server-to-client",
+      result: "ElicitResult",
+      capability: "client:elicitation",
+    });
   });
 });
 
 describe("2025-11-25", () => {
   test("tasks can be sent by either side and need the receiver's tasks capability (basic/utilities/tasks#capabilities)", () => {
-    expect(summary(method("2025-11-25", "tasks/get"))).toEqual({ kind: "request", direction: "both", result: "GetTaskResult", capability: "receiver:tasks" });
-    expect(summary(method("2025-11-25", "tasks/list"))).toEqual({ kind: "request", direction: "both", result: "ListTasksResult", capability: "receiver:tasks.list" });
-    expect(summary(method("2025-11-25", "tasks/cancel"))).toEqual({ kind: "request", direction: "both", result: "CancelTaskResult", capability: "receiver:tasks.cancel" });
+    expect(summary(method("2025-11-25", "tasks/get"))).toEqual({
+      kind: "request",
+      direction: "both",
+      result: "GetTaskResult",
+      capability: "receiver:tasks",
+    });
+    expect(summary(method("2025-11-25", "tasks/list"))).toEqual({
+      kind: "request",
+      direction: "both",
+      result: "ListTasksResult",
+      capability: "receiver:tasks.list",
+    });
+    expect(summary(method("2025-11-25", "tasks/cancel"))).toEqual({
+      kind: "request",
+      direction: "both",
+      result: "CancelTaskResult",
+      capability: "receiver:tasks.cancel",
+    });
     expect(method("2025-11-25", "tasks/result").result?.name).toBe("GetTaskPayloadResult");
   });
 
@@ -89,12 +128,30 @@ describe("2025-11-25", () => {
 
 describe("2026-07-28", () => {
   test("has server/discover and subscriptions/listen (changelog 3, 4)", () => {
-    expect(summary(method("2026-07-28", "server/discover"))).toEqual({ kind: "request", direction: "client-to-server", result: "DiscoverResult", capability: undefined });
-    expect(summary(method("2026-07-28", "subscriptions/listen"))).toEqual({ kind: "request", direction: "client-to-server", result: "SubscriptionsListenResult", capability: undefined });
+    expect(summary(method("2026-07-28", "server/discover"))).toEqual({
+      kind: "request",
+      direction: "client-to-server",
+      result: "DiscoverResult",
+      capability: undefined,
+    });
+    expect(summary(method("2026-07-28", "subscriptions/listen"))).toEqual({
+      kind: "request",
+      direction: "client-to-server",
+      result: "SubscriptionsListenResult",
+      capability: undefined,
+    });
   });
 
   test("has no initialize handshake, no ping, logging/setLevel, resources/subscribe or roots list_changed (changelog 2, 4, 5)", () => {
-    for (const gone of ["initialize", "notifications/initialized", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"]) {
+    for (const gone of [
+      "initialize",
+      "notifications/initialized",
+      "ping",
+      "logging/setLevel",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "notifications/roots/list_changed",
+    ]) {
       expect(has("2025-11-25", gone), gone).toBe(true);
       expect(has("2026-07-28", gone), gone).toBe(false);
     }
@@ -104,7 +161,11 @@ describe("2026-07-28", () => {
 
   test("sampling, elicitation and roots travel only inside InputRequiredResult (changelog 7)", () => {
     for (const name of ["sampling/createMessage", "elicitation/create", "roots/list"]) {
-      expect(method("2026-07-28", name)).toMatchObject({ kind: "request", direction: "server-to-client", inputRequest: true });
+      expect(method("2026-07-28", name)).toMatchObject({
+        kind: "request",
+        direction: "server-to-client",
+        inputRequest: true,
+      });
       expect(method("2025-11-25", name).inputRequest).toBe(false);
     }
     expect(revision("2026-07-28").facts.inputRequests).toBe("InputRequest");
@@ -114,7 +175,13 @@ describe("2026-07-28", () => {
     const result = method("2026-07-28", "tools/call").result!;
     expect(result.name).toBe("CallToolResult");
     expect(result.response).toBe("CallToolResultResponse");
-    expect(result.type).toEqual({ kind: "union", members: [{ kind: "reference", name: "CallToolResult" }, { kind: "reference", name: "InputRequiredResult" }] });
+    expect(result.type).toEqual({
+      kind: "union",
+      members: [
+        { kind: "reference", name: "CallToolResult" },
+        { kind: "reference", name: "InputRequiredResult" },
+      ],
+    });
   });
 
   test("tasks moved out of the core (changelog 6)", () => {
@@ -124,7 +191,8 @@ describe("2026-07-28", () => {
 
 describe("draft", () => {
   test("has the same methods as 2026-07-28 at this upstream commit", () => {
-    const table = (rev: string) => revision(rev).methods.map((m) => ({ name: m.name, ...summary(m), inputRequest: m.inputRequest }));
+    const table = (rev: string) =>
+      revision(rev).methods.map((m) => ({ name: m.name, ...summary(m), inputRequest: m.inputRequest }));
     expect(table("draft")).toEqual(table("2026-07-28"));
   });
 });
@@ -136,10 +204,13 @@ describe("every pinned revision", () => {
     expect(model.methods.filter((m) => m.kind === "request" && !m.result).map((m) => m.name)).toEqual([]);
   });
 
-  test.each(pinnedRevisions)("%s: tools/call needs the server's tools capability; notifications/cancelled may go both ways", (rev) => {
-    expect(method(rev, "tools/call").capability).toEqual({ holder: "server", path: ["tools"] });
-    expect(method(rev, "notifications/cancelled").direction).toBe("both");
-  });
+  test.each(pinnedRevisions)(
+    "%s: tools/call needs the server's tools capability; notifications/cancelled may go both ways",
+    (rev) => {
+      expect(method(rev, "tools/call").capability).toEqual({ holder: "server", path: ["tools"] });
+      expect(method(rev, "notifications/cancelled").direction).toBe("both");
+    },
+  );
 });
 
 describe("the overlay", () => {
@@ -147,27 +218,51 @@ describe("the overlay", () => {
     const all = [...methodOverlay.results, ...methodOverlay.capabilities, ...methodOverlay.revisions];
     for (const entry of all) expect(entry.cite.trim(), JSON.stringify(entry)).not.toBe("");
     for (const rule of methodOverlay.results) {
-      const used = [...models.values()].some((m) => m.methods.some((x) => x.name === rule.method && x.result?.source === "overlay"));
+      const used = [...models.values()].some((m) =>
+        m.methods.some((x) => x.name === rule.method && x.result?.source === "overlay"),
+      );
       expect(used, rule.method).toBe(true);
     }
     for (const rule of methodOverlay.capabilities) {
-      const used = [...models.values()].some((m) => m.methods.some((x) => x.name === rule.method && x.capability?.path.join(".") === rule.path));
+      const used = [...models.values()].some((m) =>
+        m.methods.some((x) => x.name === rule.method && x.capability?.path.join(".") === rule.path),
+      );
       expect(used, rule.method).toBe(true);
     }
   });
 
   test("naming a method, type or capability a pinned revision lacks stops its generation", () => {
     const source = pinnedSource("2025-06-18");
-    const withBogusMethod = { ...methodOverlay, capabilities: [...methodOverlay.capabilities, { method: "tools/frobnicate", holder: "server" as const, path: "tools", cite: "test" }] };
-    expect(() => buildModel(source, withBogusMethod)).toThrow("error E_OVERLAY_UNKNOWN_METHOD: overlay capability entry names tools/frobnicate, which this revision does not have");
-    const withBogusType = { ...methodOverlay, results: methodOverlay.results.map((r) => (r.method === "ping" ? { ...r, result: "PingResult" } : r)) };
-    expect(() => buildModel(source, withBogusType)).toThrow("error E_OVERLAY_UNKNOWN_TYPE: overlay gives ping the result PingResult, which this revision does not declare");
-    const withBogusCapability = { ...methodOverlay, capabilities: methodOverlay.capabilities.map((c) => (c.method === "tools/call" ? { ...c, path: "tool" } : c)) };
-    expect(() => buildModel(source, withBogusCapability)).toThrow("error E_OVERLAY_UNKNOWN_CAPABILITY: overlay gives tools/call the capability tool, which ServerCapabilities does not declare in this revision");
+    const withBogusMethod = {
+      ...methodOverlay,
+      capabilities: [
+        ...methodOverlay.capabilities,
+        { method: "tools/frobnicate", holder: "server" as const, path: "tools", cite: "test" },
+      ],
+    };
+    expect(() => buildModel(source, withBogusMethod)).toThrow(
+      "error E_OVERLAY_UNKNOWN_METHOD: overlay capability entry names tools/frobnicate, which this revision does not have",
+    );
+    const withBogusType = {
+      ...methodOverlay,
+      results: methodOverlay.results.map((r) => (r.method === "ping" ? { ...r, result: "PingResult" } : r)),
+    };
+    expect(() => buildModel(source, withBogusType)).toThrow(
+      "error E_OVERLAY_UNKNOWN_TYPE: overlay gives ping the result PingResult, which this revision does not declare",
+    );
+    const withBogusCapability = {
+      ...methodOverlay,
+      capabilities: methodOverlay.capabilities.map((c) => (c.method === "tools/call" ? { ...c, path: "tool" } : c)),
+    };
+    expect(() => buildModel(source, withBogusCapability)).toThrow(
+      "error E_OVERLAY_UNKNOWN_CAPABILITY: overlay gives tools/call the capability tool, which ServerCapabilities does not declare in this revision",
+    );
   });
 
   test("removing a result entry leaves a request without a result, which stops generation", () => {
     const withoutPing = { ...methodOverlay, results: methodOverlay.results.filter((r) => r.method !== "ping") };
-    expect(() => buildModel(pinnedSource("2024-11-05"), withoutPing)).toThrow("error E_NO_RESULT: request ping (PingRequest) has no result");
+    expect(() => buildModel(pinnedSource("2024-11-05"), withoutPing)).toThrow(
+      "error E_NO_RESULT: request ping (PingRequest) has no result",
+    );
   });
 });
