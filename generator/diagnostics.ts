@@ -30,10 +30,14 @@ export const ErrorCode = {
   Duplicate: "E_DUPLICATE",
   /** An interface that inherits from itself. */
   ExtendsCycle: "E_EXTENDS_CYCLE",
+  /** A JSDoc validation annotation (@minimum, @format, @TJS-type, ...) that cannot be honoured where it stands. */
+  UnsupportedAnnotation: "E_UNSUPPORTED_ANNOTATION",
 
   // the method model and the overlay (generator/model)
   /** A required const (LATEST_PROTOCOL_VERSION, JSONRPC_VERSION) is missing. */
   MissingConstant: "E_MISSING_CONSTANT",
+  /** JSONRPCMessage lacks one of the four message shapes (request, notification, result, error). */
+  Envelope: "E_ENVELOPE",
   /** A method type is in none of the ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
   MethodDirection: "E_METHOD_DIRECTION",
   /** A method is listed as both request and notification, or cannot be told apart. */

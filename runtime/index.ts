@@ -1,5 +1,7 @@
 // The runtime contract: what generated code may import from "mcpgen/runtime".
 // Keep it small and stable; generated files are data and types built on it.
+export * from "./validation.js";
+export * from "./messages.js";
 
 /** Who sends a method: the client, the server, or either side. */
 export type Direction = "client-to-server" | "server-to-client" | "both";

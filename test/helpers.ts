@@ -102,3 +102,10 @@ export function typeCheck(rootNames: string[]): string[] {
     return `${d.file.fileName}(${line + 1},${character + 1}): ${message}`;
   });
 }
+
+/** A module of the project's generated/<rev>/ (TypeScript, loaded through vitest). */
+export async function importGenerated<T = Record<string, unknown>>(revision: string, module: string): Promise<T> {
+  const path = join(projectRoot, "generated", revision, `${module}.ts`);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run the README's first command (npm run generate)`);
+  return (await import(/* @vite-ignore */ path)) as T;
+}

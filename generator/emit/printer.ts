@@ -18,6 +18,8 @@ export interface OutputFile {
 
 export class GeneratedFile {
   private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
+  /** Namespace imports (`import * as C from "./checks.js"`), by module. */
+  private readonly namespaces = new Map<string, { alias: string; typeOnly: boolean }>();
   private readonly chunks: string[] = [];
 
   constructor(
@@ -35,6 +37,14 @@ export class GeneratedFile {
     return this.addImport(from, name, false);
   }
 
+  /** Imports a module as a namespace and returns the alias to use. */
+  importNamespace(from: string, alias: string, options: { typeOnly: boolean }): string {
+    const existing = this.namespaces.get(from);
+    if (existing && existing.alias !== alias) throw new Error(`${this.path}: ${from} is already imported as ${existing.alias}`);
+    this.namespaces.set(from, { alias, typeOnly: options.typeOnly && (existing?.typeOnly ?? true) });
+    return alias;
+  }
+
   /** Appends code to the body; chunks are separated by a blank line. */
   print(code: string): void {
     this.chunks.push(code.trim());
@@ -47,12 +57,16 @@ export class GeneratedFile {
       "// Do not edit: regenerate with `mcpgen generate`.",
       "/* eslint-disable */",
     ].join("\n");
-    const imports = [...this.imports.keys()].sort(byCodeUnit).map((from) => {
+    const namespaces = [...this.namespaces.entries()]
+      .sort(([a], [b]) => byCodeUnit(a, b))
+      .map(([from, { alias, typeOnly }]) => `import ${typeOnly ? "type " : ""}* as ${alias} from ${JSON.stringify(from)};`);
+    const named = [...this.imports.keys()].sort(byCodeUnit).map((from) => {
       const names = [...this.imports.get(from)!.entries()].sort(([a], [b]) => byCodeUnit(a, b));
       const allTypes = names.every(([, n]) => n.typeOnly);
       const list = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name)).join(", ");
       return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`;
     });
+    const imports = [...namespaces, ...named];
     return [header, imports.join("\n"), ...this.chunks].filter((part) => part !== "").join("\n\n") + "\n";
   }
 

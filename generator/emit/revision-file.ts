@@ -1,6 +1,5 @@
 // generated/<rev>/revision.ts and generated/<rev>/index.ts.
 import type { RevisionModel } from "../model/types.js";
-import { methodsFileExports } from "./methods-file.js";
 import type { GeneratedFile } from "./printer.js";
 
 /** Names revision.ts exports; a schema declaring one of them cannot be generated (E_NAME_COLLISION). */
@@ -19,6 +18,8 @@ export function emitRevisionIndex(file: GeneratedFile): void {
     export * from "./types.js";
     export * from "./methods.js";
     export * from "./revision.js";
+    export * from "./validators.js";
+    export * from "./guards.js";
   `);
 }
 
@@ -36,5 +37,3 @@ export function revisionInfo(model: RevisionModel) {
   };
 }
 
-/** Every name a revision's index.ts exports besides the schema's own. */
-export const generatedExports: readonly string[] = [...methodsFileExports, ...revisionFileExports];

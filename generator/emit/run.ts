@@ -6,10 +6,14 @@ import type { RevisionModel } from "../model/types.js";
 import { formatTypeScript } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
-import { emitRevision, emitRevisionIndex, generatedExports } from "./revision-file.js";
+import { emitRevision, emitRevisionIndex } from "./revision-file.js";
 import { emitRootIndex } from "./root-index-file.js";
 import { surfaceOf } from "./surface.js";
 import { emitTypes } from "./types-file.js";
+import { emitChecks } from "./checks-file.js";
+import { emitGuards } from "./guards-file.js";
+import { emitValidators } from "./validators-file.js";
+import { fixedExports, typeExportNames } from "./export-names.js";
 
 export interface GenerationOutput {
   /** Files relative to the output directory: `<rev>/types.ts`, ..., `index.ts`. */
@@ -34,9 +38,17 @@ export function revisionFiles(model: RevisionModel): GeneratedFile[] {
   emitMethods(methods, model);
   const revision = at("revision.ts");
   emitRevision(revision, model);
+  const names = typeExportNames(model);
+  const checks = at("checks.ts");
+  const checkEmitter = emitChecks(checks, model);
+  const validators = at("validators.ts");
+  emitValidators(validators, model, checkEmitter, names);
+  const guards = at("guards.ts");
+  emitGuards(guards, model, names);
+  checkEmitter.flush(); // last: validators.ts may have asked for more check functions
   const index = at("index.ts");
   emitRevisionIndex(index);
-  return [types, methods, revision, index];
+  return [types, methods, revision, checks, validators, guards, index];
 }
 
 /** Generates every file for a set of revisions; the root index lists them oldest first. */
@@ -76,7 +88,7 @@ async function formatted(file: GeneratedFile): Promise<OutputFile> {
 function checkNameCollisions(model: RevisionModel): void {
   const problems: LocatedDiagnostic[] = [];
   for (const declared of [...model.constants, ...model.declarations]) {
-    if (generatedExports.includes(declared.name)) {
+    if (fixedExports.includes(declared.name)) {
       problems.push(
         problemAt(
           ErrorCode.NameCollision,

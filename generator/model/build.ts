@@ -3,10 +3,11 @@
 import { ErrorCode } from "../diagnostics.js";
 import { overlayFor, type MethodOverlay } from "./overlay.js";
 import { deriveMethods } from "./methods.js";
-import { indexDeclarations, resolveDeclarations, type DeclarationIndex } from "./resolve.js";
+import { indexDeclarations, objectView, resolveDeclarations, unionMembers, type DeclarationIndex } from "./resolve.js";
 import type {
   Constant,
   Diagnostic,
+  EnvelopeFacts,
   ParsedSchema,
   RevisionFacts,
   RevisionModel,
@@ -73,6 +74,7 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     batching: admitsArray({ kind: "reference", name: "JSONRPCMessage" }, index),
     lifecycle,
     ...(inputRequests ? { inputRequests } : {}),
+    envelope: envelopeOf(index, diagnostics),
   };
 
   return {
@@ -84,6 +86,35 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     methods: derived.methods,
     diagnostics,
   };
+}
+
+/** Sorts the members of JSONRPCMessage by the members they require. */
+function envelopeOf(index: DeclarationIndex, diagnostics: Diagnostic[]): EnvelopeFacts {
+  const found: Partial<Record<"request" | "notification" | "resultResponse" | "errorResponse", string>> = {};
+  let errorIdRequired = false;
+  for (const name of unionMembers("JSONRPCMessage", index)) {
+    const shape = objectView({ kind: "reference", name }, index);
+    if (!shape) continue; // a batch: an array of messages
+    const required = (property: string) => shape.properties.some((p) => p.name === property && !p.optional);
+    const id = shape.properties.find((p) => p.name === "id");
+    if (required("method")) found[id ? "request" : "notification"] ??= name;
+    else if (required("result")) found.resultResponse ??= name;
+    else if (required("error")) {
+      found.errorResponse ??= name;
+      errorIdRequired = id !== undefined && !id.optional;
+    }
+  }
+  const { request, notification, resultResponse, errorResponse } = found;
+  if (!request || !notification || !resultResponse || !errorResponse) {
+    const missing = (["request", "notification", "resultResponse", "errorResponse"] as const).filter((k) => !found[k]);
+    diagnostics.push({
+      severity: "error",
+      code: ErrorCode.Envelope,
+      message: `JSONRPCMessage has no ${missing.join(", ")} member (a type requiring method and id, method alone, result, error)`,
+    });
+    return { request: request ?? "", notification: notification ?? "", resultResponse: resultResponse ?? "", errorResponse: errorResponse ?? "", errorIdRequired };
+  }
+  return { request, notification, resultResponse, errorResponse, errorIdRequired };
 }
 
 function stringConstant(constants: readonly Constant[], name: string, diagnostics: Diagnostic[]): string {

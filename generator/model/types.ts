@@ -90,6 +90,32 @@ export interface Property {
   type: TypeNode;
   doc: Doc;
   location: SourceLocation;
+  /** Validation annotations from the property's JSDoc, when it has any. */
+  constraints?: Constraints;
+}
+
+/**
+ * Validation annotations schema.ts writes as JSDoc tags for its JSON Schema
+ * generator (typescript-json-schema): they are part of the schema. Each applies
+ * only to values of its JSON type (minimum to numbers, format to strings, ...).
+ */
+export interface Constraints {
+  /** `@TJS-type integer`: numbers must be integers. */
+  integer?: boolean;
+  /** `@nullable`: null is accepted besides the declared type. */
+  nullable?: boolean;
+  /** `@format`: only "byte" (base64) is asserted; other formats are annotations (see runtime/validation.ts). */
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  /** A regular expression (ECMAScript, unicode mode) strings must match. */
+  pattern?: string;
 }
 
 export interface IndexSignature {
@@ -142,6 +168,8 @@ export interface TypeAliasDeclaration {
   doc: Doc;
   location: SourceLocation;
   type: TypeNode;
+  /** Validation annotations from the alias's JSDoc, when it has any. */
+  constraints?: Constraints;
 }
 
 export type Declaration = InterfaceDeclaration | TypeAliasDeclaration;
@@ -220,6 +248,22 @@ export interface RevisionFacts {
   lifecycle: "initialize" | "per-request";
   /** The union of requests that travel inside InputRequiredResult, when the revision has one. */
   inputRequests?: string;
+  /** The members of JSONRPCMessage, by shape. */
+  envelope: EnvelopeFacts;
+}
+
+/** The schema types of the four JSON-RPC message shapes, read off the JSONRPCMessage union. */
+export interface EnvelopeFacts {
+  /** Has `method` and `id`. */
+  request: string;
+  /** Has `method`, no `id`. */
+  notification: string;
+  /** Has `result`. */
+  resultResponse: string;
+  /** Has `error`. */
+  errorResponse: string;
+  /** Whether the error response's `id` is required (optional from 2025-11-25 on). */
+  errorIdRequired: boolean;
 }
 
 export interface Diagnostic {

@@ -18,6 +18,7 @@ import {
 import { byCodeUnit } from "../model/order.js";
 import type {
   Constant,
+  Constraints,
   Doc,
   Heritage,
   IndexSignature,
@@ -30,6 +31,7 @@ import type {
   TypeNode,
 } from "../model/types.js";
 import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
+import { readConstraints } from "./annotations.js";
 import { emptyDoc, parseJsDoc } from "./jsdoc.js";
 
 export interface SchemaInput {
@@ -123,11 +125,15 @@ class SchemaReader {
     this.rejectTypeParameters(node);
     this.rejectModifiers(node, [SyntaxKind.ExportKeyword]);
     const body = this.readMembers(node.getMembers());
+    const doc = this.readDoc(node);
+    if (this.readAnnotations(doc, node) !== undefined) {
+      this.fail(node, ErrorCode.UnsupportedAnnotation, `validation annotations on an interface are not supported; put them on its properties`);
+    }
     return {
       kind: "interface",
       name: node.getName(),
       exported: node.isExported(),
-      doc: this.readDoc(node),
+      doc,
       location: this.locationOf(node),
       extends: node.getExtends().map((clause) => this.readHeritage(clause)),
       properties: body.properties,
@@ -180,13 +186,16 @@ class SchemaReader {
   private readTypeAlias(node: TsTypeAlias): ParsedDeclaration {
     this.rejectTypeParameters(node);
     this.rejectModifiers(node, [SyntaxKind.ExportKeyword]);
+    const doc = this.readDoc(node);
+    const constraints = this.readAnnotations(doc, node);
     return {
       kind: "alias",
       name: node.getName(),
       exported: node.isExported(),
-      doc: this.readDoc(node),
+      doc,
       location: this.locationOf(node),
       type: this.readType(node.getTypeNodeOrThrow()),
+      ...(constraints ? { constraints } : {}),
     };
   }
 
@@ -276,12 +285,15 @@ class SchemaReader {
     }
     const typeNode = node.getTypeNode();
     if (!typeNode) this.fail(node, ErrorCode.UnsupportedMember, `property "${name}" has no type`);
+    const doc = this.readDoc(node);
+    const constraints = this.readAnnotations(doc, node);
     return {
       name,
       optional: node.hasQuestionToken(),
       type: typeNode ? this.readType(typeNode) : { kind: "keyword", keyword: "any" },
-      doc: this.readDoc(node),
+      doc,
       location: this.locationOf(node),
+      ...(constraints ? { constraints } : {}),
     };
   }
 
@@ -291,11 +303,15 @@ class SchemaReader {
     if (keyType !== "string" && keyType !== "number") {
       this.fail(node, ErrorCode.UnsupportedMember, `index signature key type must be string or number, not ${keyType}`);
     }
+    const doc = this.readDoc(node);
+    if (this.readAnnotations(doc, node) !== undefined) {
+      this.fail(node, ErrorCode.UnsupportedAnnotation, `validation annotations on an index signature are not supported`);
+    }
     return {
       keyName: node.getKeyName(),
       keyType: keyType === "number" ? "number" : "string",
       type: this.readType(node.getReturnTypeNodeOrThrow()),
-      doc: this.readDoc(node),
+      doc,
     };
   }
 
@@ -395,6 +411,13 @@ class SchemaReader {
     const docs = node.getJsDocs();
     const last = docs[docs.length - 1];
     return last ? parseJsDoc(last.getText()) : emptyDoc();
+  }
+
+  /** The validation annotations of a JSDoc; a tag that cannot be honoured is an error at the node. */
+  private readAnnotations(doc: Doc, node: Node): Constraints | undefined {
+    const { constraints, problems } = readConstraints(doc);
+    for (const problem of problems) this.fail(node, ErrorCode.UnsupportedAnnotation, problem);
+    return constraints;
   }
 
   private rejectTypeParameters(node: TsInterface | TsTypeAlias): void {

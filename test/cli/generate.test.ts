@@ -14,7 +14,7 @@ function allFiles(dir: string): string[] {
 }
 
 describe("generate from the lock", () => {
-  test("writes <out>/<rev>/{types,methods,revision,index}.ts, the root index and the surface, one progress line per revision", async () => {
+  test("writes <out>/<rev>/{types,methods,revision,checks,validators,guards,index}.ts, the root index and the surface, one progress line per revision", async () => {
     const out = tempDir();
     const surface = tempDir();
     const io = captureIo();
@@ -22,7 +22,15 @@ describe("generate from the lock", () => {
       0,
     );
     expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts"]);
-    expect(readdirSync(join(out, "2025-06-18")).sort()).toEqual(["index.ts", "methods.ts", "revision.ts", "types.ts"]);
+    expect(readdirSync(join(out, "2025-06-18")).sort()).toEqual([
+      "checks.ts",
+      "guards.ts",
+      "index.ts",
+      "methods.ts",
+      "revision.ts",
+      "types.ts",
+      "validators.ts",
+    ]);
     expect(readdirSync(surface).sort()).toEqual(["2024-11-05.json", "2025-06-18.json"]);
     const lines = io.err.trim().split("\n");
     expect(lines[0]).toMatch(/^generated 2024-11-05 +24 methods +79 types +\d+ ms$/);
@@ -59,7 +67,7 @@ describe("generate from the lock", () => {
     ).toBe(0);
     const report = JSON.parse(io.out);
     expect(report.revisions).toEqual([
-      { revision: "2026-07-28", methods: 21, types: 155, files: 4, ms: expect.any(Number), warnings: [] },
+      { revision: "2026-07-28", methods: 21, types: 155, files: 7, ms: expect.any(Number), warnings: [] },
     ]);
     expect(io.err).toBe("");
   });
@@ -249,7 +257,7 @@ describe("the built binary", () => {
 
   test("--check passes on the project's own generated/ and spec/surface/", () => {
     const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
-    expect(result.stderr).toMatch(/up to date: 31 files in \d+ ms/);
+    expect(result.stderr).toMatch(/up to date: 49 files in \d+ ms/);
     expect(result.status).toBe(0);
   });
 

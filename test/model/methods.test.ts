@@ -18,7 +18,8 @@ export interface Result { [key: string]: unknown }
 export interface JSONRPCRequest extends Request { jsonrpc: typeof JSONRPC_VERSION; id: RequestId }
 export interface JSONRPCNotification extends Notification { jsonrpc: typeof JSONRPC_VERSION }
 export interface JSONRPCResultResponse { jsonrpc: typeof JSONRPC_VERSION; id: RequestId; result: Result }
-export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse;
+export interface JSONRPCErrorResponse { jsonrpc: typeof JSONRPC_VERSION; id?: RequestId; error: { code: number; message: string } }
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
 export type EmptyResult = Result;
 export interface ServerCapabilities { tools?: { listChanged?: boolean } }
 export interface ClientCapabilities { sampling?: object }
@@ -102,7 +103,7 @@ describe("kind and direction come from the message unions", () => {
           code: "E_METHOD_DIRECTION",
           message:
             "orphan/x (OrphanRequest) is in none of ClientRequest, ServerRequest, ClientNotification, ServerNotification, so its direction is unknown; it is left out of the method table",
-          location: { file: "schema.ts", line: 29, column: 1 },
+          location: { file: "schema.ts", line: 30, column: 1 },
         },
       ]);
     }
@@ -212,7 +213,7 @@ describe("results are paired from the schema first", () => {
         code: "E_NO_RESULT",
         message:
           "request ping (PingRequest) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts",
-        location: { file: "schema.ts", line: 16, column: 1 },
+        location: { file: "schema.ts", line: 17, column: 1 },
       },
     ]);
   });

@@ -178,10 +178,20 @@ describe("refused schema constructs", () => {
   });
 
   test("a schema name that a generated export would shadow stops emission (E_NAME_COLLISION)", async () => {
-    const schema = `export const LATEST_PROTOCOL_VERSION = "x";\nexport const JSONRPC_VERSION = "2.0";\nexport type JSONRPCMessage = string;\nexport interface RequestMap { a: string }`;
-    const model = buildModel(snippetSource(schema));
-    await expect(revisionOutput(model)).rejects.toThrow(
-      "snippet.ts:4:1: error E_NAME_COLLISION: the schema declares RequestMap, a name mcpgen generates for every revision",
-    );
+    const envelope = [
+      `export const LATEST_PROTOCOL_VERSION = "x";`,
+      `export const JSONRPC_VERSION = "2.0";`,
+      `export interface Req { method: string; id: number }`,
+      `export interface Note { method: string }`,
+      `export interface Res { id: number; result: object }`,
+      `export interface Err { id: number; error: object }`,
+      `export type JSONRPCMessage = Req | Note | Res | Err;`,
+    ].join("\n");
+    for (const [name, line] of [["RequestMap", 8], ["validateParams", 8], ["classify", 8]] as const) {
+      const model = buildModel(snippetSource(`${envelope}\nexport interface ${name} { a: string }`));
+      await expect(revisionOutput(model)).rejects.toThrow(
+        `snippet.ts:${line}:1: error E_NAME_COLLISION: the schema declares ${name}, a name mcpgen generates for every revision`,
+      );
+    }
   });
 });

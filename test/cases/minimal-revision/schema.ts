@@ -45,7 +45,13 @@ export interface JSONRPCResponse {
   result: Result;
 }
 
-export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
+export interface JSONRPCError {
+  jsonrpc: typeof JSONRPC_VERSION;
+  id: RequestId;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
 
 export type EmptyResult = Result;
 

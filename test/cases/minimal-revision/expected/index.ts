@@ -13,7 +13,7 @@ export const revisions = [
     lifecycle: "initialize",
     batching: false,
     inputRequests: null,
-    schemaSha256: "c671abe8dd34fac6f1c75a0d5d545103a15f54e8393c85dcae9d3971c789d327",
+    schemaSha256: "1a28fdcd7463b38b86c34b73d8a7672618f541b95ba5a89ee62cc0022ee050e4",
     commit: null,
   },
 ] as const satisfies readonly RevisionInfo[];

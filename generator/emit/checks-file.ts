@@ -1,0 +1,470 @@
+// generated/<rev>/checks.ts: one check function per schema type, plus one per
+// anonymous type that needs its own (an inline object, an array, a union that
+// is not a simple test). A check is (v, f) => boolean over plain JSON values;
+// see runtime/validation.ts for the contract and the validation decisions.
+//
+// The emitted code is straight-line: typeof tests, property reads, a switch on
+// the discriminant of a tagged union, a loop per array. Simple types (string,
+// "a" | "b", string | null, an alias of those) are tested inline; everything
+// else is a call.
+import { byCodeUnit } from "../model/order.js";
+import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
+import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
+import type { GeneratedFile } from "./printer.js";
+import { printType } from "./typescript.js";
+
+const runtime = "mcpgen/runtime";
+
+/** The check function of a schema type. */
+export const checkName = (type: string): string => `c${type}`;
+
+/** A simple type tested inline: `invalid(x)` is the JS condition true when x does not conform. */
+interface InlineTest {
+  invalid: ((value: string) => string) | null; // null: anything conforms
+  keyword: string;
+  message: string;
+}
+
+type Literal = string | number | boolean;
+
+/** Property names a plain `object[name]` read would find on Object.prototype. */
+const prototypeNames = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
+
+export class CheckEmitter {
+  private readonly index: DeclarationIndex;
+  /** Function name → source, in the order created. */
+  private readonly functions = new Map<string, string>();
+  /** Hint (where an anonymous type stands) → its function's name. */
+  private readonly anonymous = new Map<string, string>();
+  private readonly patterns = new Map<string, string>();
+
+  constructor(
+    private readonly model: RevisionModel,
+    private readonly file: GeneratedFile,
+  ) {
+    this.index = indexDeclarations(model.declarations);
+  }
+
+  /** Emits the check of every declaration, and of every anonymous type they need. */
+  emitDeclarations(): void {
+    for (const declaration of this.model.declarations) {
+      this.declare(checkName(declaration.name), declaration.name, () => this.declarationBody(declaration));
+    }
+  }
+
+  /** Prints everything emitted so far into the file. */
+  flush(): void {
+    for (const [pattern, name] of [...this.patterns].sort(([a], [b]) => byCodeUnit(a, b))) {
+      this.file.print(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
+    }
+    for (const source of this.functions.values()) this.file.print(source);
+  }
+
+  /**
+   * The name of a function checking `type`. A reference is its declaration's
+   * check; any other type gets a function named after `hint`, where it stands.
+   */
+  functionFor(type: TypeNode, hint: string): string {
+    if (type.kind === "reference") return checkName(type.name);
+    const existing = this.anonymous.get(hint);
+    if (existing) return existing;
+    let name = `c${hint.replace(/[^\w$]/g, "_")}`;
+    for (let n = 2; this.functions.has(name) || this.index.has(name.slice(1)); n++) name = `c${hint.replace(/[^\w$]/g, "_")}_${n}`;
+    this.anonymous.set(hint, name);
+    this.declare(name, `${hint.replace(/\$/g, ".")}: ${abbreviate(printType(type))}`, () => this.bodyFor(type, hint));
+    return name;
+  }
+
+  /** The function checking a property's type (without its constraints), as the owner's check calls it. */
+  functionForProperty(property: Property & { declaredIn?: string }, owner: string): string {
+    return this.functionFor(property.type, this.propertyHint(property, owner));
+  }
+
+  private propertyHint(property: Property & { declaredIn?: string }, owner: string): string {
+    return `${property.declaredIn || owner}$${property.name}`;
+  }
+
+  /**
+   * Adds a function. Its slot is taken before the body is built, so that a
+   * declaration is printed before the anonymous functions its body creates.
+   */
+  private declare(name: string, comment: string, body: () => string[]): void {
+    const failure = this.runtime("Failure");
+    this.functions.set(name, "");
+    this.functions.set(
+      name,
+      `/** ${comment.replace(/\*\//g, "*\\/")} */\nexport function ${name}(v: unknown, f: ${failure} | null): boolean {\n${body().join("\n")}\n}`,
+    );
+  }
+
+  private declarationBody(declaration: Declaration): string[] {
+    if (declaration.kind === "interface") {
+      const { properties, indexSignature } = declaration.resolved;
+      return this.objectBody(properties, indexSignature, declaration.name);
+    }
+    if (!declaration.constraints) return this.bodyFor(declaration.type, declaration.name);
+    return [...this.statements(declaration.type, "v", null, `${declaration.name}$type`, declaration.constraints), "return true;"];
+  }
+
+  /** The body of a function checking `v` against `type`. */
+  private bodyFor(type: TypeNode, hint: string): string[] {
+    const inline = this.inlineTest(type);
+    if (inline) return [...this.testStatements(inline, "v", null), "return true;"];
+    switch (type.kind) {
+      case "reference":
+        return [`return ${checkName(type.name)}(v, f);`];
+      case "object":
+        return this.objectBody(type.properties, type.indexSignature, hint);
+      case "array":
+        return this.arrayBody(type.element, hint);
+      case "tuple":
+        return this.tupleBody(type.elements, hint);
+      case "union":
+        return this.unionBody(type, hint);
+      case "intersection":
+        return [...type.members.flatMap((member, i) => this.statements(member, "v", null, `${hint}$${i}`)), "return true;"];
+      default:
+        throw new Error(`no check for ${type.kind}`); // keywords and literals are inline tests
+    }
+  }
+
+  // --- objects and arrays ------------------------------------------------
+
+  private objectBody(properties: readonly (Property & { declaredIn?: string })[], indexSignature: IndexSignature | undefined, owner: string): string[] {
+    const lines = [`if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`];
+    const body: string[] = [];
+    for (const property of properties) {
+      const key = JSON.stringify(property.name);
+      const checks = this.statements(property.type, "x", key, this.propertyHint(property, owner), property.constraints);
+      body.push(`x = ${this.read("v", property.name)};`);
+      if (!property.optional) {
+        body.push(`if (x === undefined) return ${this.runtime("missing")}(f, ${key});`, ...checks);
+      } else if (checks.length > 0) {
+        body.push(`if (x !== undefined) {`, ...checks, `}`);
+      }
+    }
+    const values = indexSignature && this.statements(indexSignature.type, "x", "k", `${owner}$values`);
+    if (values && values.length > 0) {
+      const declared = properties.map((p) => `case ${JSON.stringify(p.name)}:`);
+      body.push(
+        `for (const k in v) {`,
+        ...(declared.length > 0 ? [`switch (k) {`, ...declared, `continue;`, `}`] : []),
+        // JSON.parse makes "__proto__" an own property; a plain read would find the prototype.
+        `x = k === "__proto__" ? ${this.runtime("own")}(v, k) : v[k];`,
+        ...values,
+        `}`,
+      );
+    }
+    if (body.length > 0) lines.push("let x: unknown;", ...body);
+    lines.push("return true;");
+    return lines;
+  }
+
+  private arrayBody(element: TypeNode, hint: string): string[] {
+    const lines = [`if (!Array.isArray(v)) return ${this.runtime("fail")}(f, "type", "must be an array");`];
+    const checks = this.statements(element, "x", "i", `${hint}$item`);
+    if (checks.length > 0) lines.push(`for (let i = 0; i < v.length; i++) {`, `const x: unknown = v[i];`, ...checks, `}`);
+    lines.push("return true;");
+    return lines;
+  }
+
+  private tupleBody(elements: readonly TypeNode[], hint: string): string[] {
+    const n = elements.length;
+    const lines = [
+      `if (!Array.isArray(v) || v.length !== ${n}) return ${this.runtime("fail")}(f, "type", "must be an array of ${n} items");`,
+    ];
+    elements.forEach((element, i) => {
+      const checks = this.statements(element, `x${i}`, String(i), `${hint}$${i}`);
+      if (checks.length > 0) lines.push(`const x${i}: unknown = v[${i}];`, ...checks);
+    });
+    lines.push("return true;");
+    return lines;
+  }
+
+  // --- unions ------------------------------------------------------------
+
+  private unionBody(type: TypeNode & { kind: "union" }, hint: string): string[] {
+    const members = this.flattenUnion(type);
+    const tag = this.discriminant(members);
+    if (tag) return this.taggedUnionBody(members, tag, hint);
+
+    const accepts = members.map((member, i) => {
+      const inline = this.inlineTest(member);
+      if (inline) return inline.invalid ? `!(${inline.invalid("v")})` : "true";
+      return `${this.functionFor(member, `${hint}$${i}`)}(v, null)`;
+    });
+    const lines = [`if (${accepts.join(" || ")}) return true;`];
+    // For a precise error, re-run the one member whose JSON type fits, if there is exactly one.
+    const objectMembers = members.filter((m) => this.jsonKind(m) === "object");
+    const arrayMembers = members.filter((m) => this.jsonKind(m) === "array");
+    if (objectMembers.length === 1) {
+      lines.push(`if (${this.runtime("isObject")}(v)) return ${this.functionFor(objectMembers[0]!, `${hint}$${members.indexOf(objectMembers[0]!)}`)}(v, f);`);
+    }
+    if (arrayMembers.length === 1) {
+      lines.push(`if (Array.isArray(v)) return ${this.functionFor(arrayMembers[0]!, `${hint}$${members.indexOf(arrayMembers[0]!)}`)}(v, f);`);
+    }
+    const names = members.map((m) => abbreviate(printType(m), 40)).join(", ");
+    lines.push(`return ${this.runtime("fail")}(f, "anyOf", ${JSON.stringify(`must match one of: ${names}`)});`);
+    return lines;
+  }
+
+  private taggedUnionBody(members: readonly TypeNode[], tag: { property: string; values: Literal[][] }, hint: string): string[] {
+    const key = JSON.stringify(tag.property);
+    const lines = [
+      `if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`,
+      `switch (${this.read("v", tag.property)}) {`,
+    ];
+    members.forEach((member, i) => {
+      lines.push(...tag.values[i]!.map((value) => `case ${literal(value)}:`), `return ${this.functionFor(member, `${hint}$${i}`)}(v, f);`);
+    });
+    const all = tag.values.flat().map(literal).join(", ");
+    lines.push(
+      `default:`,
+      `return ${this.read("v", tag.property)} === undefined ? ${this.runtime("missing")}(f, ${key}) : ${this.runtime("failAt")}(f, ${key}, "enum", ${JSON.stringify(`must be one of ${all}`)});`,
+      `}`,
+    );
+    return lines;
+  }
+
+  /** Members of a union, with members that are aliases of unions spread in. */
+  private flattenUnion(type: TypeNode & { kind: "union" }, seen = new Set<string>()): TypeNode[] {
+    return type.members.flatMap((member) => {
+      if (member.kind === "reference" && !seen.has(member.name)) {
+        const declaration = this.index.get(member.name);
+        if (declaration?.kind === "alias" && declaration.type.kind === "union" && !declaration.constraints) {
+          seen.add(member.name);
+          return this.flattenUnion(declaration.type, seen);
+        }
+      }
+      return [member];
+    });
+  }
+
+  /**
+   * A property every member requires with literal values no two members share
+   * (`type` of content blocks): then the value picks the one member to check,
+   * which is equivalent to trying each.
+   */
+  private discriminant(members: readonly TypeNode[]): { property: string; values: Literal[][] } | undefined {
+    const shapes = members.map((m) => objectView(m, this.index));
+    if (members.length < 2 || shapes.some((s) => s === undefined)) return undefined;
+    for (const candidate of shapes[0]!.properties) {
+      const values = shapes.map((shape) => {
+        const property = shape!.properties.find((p) => p.name === candidate.name);
+        return property && !property.optional ? this.literals(property.type) : undefined;
+      });
+      if (values.some((v) => v === undefined)) continue;
+      const all = values.flat() as Literal[];
+      if (new Set(all).size === all.length) return { property: candidate.name, values: values as Literal[][] };
+    }
+    return undefined;
+  }
+
+  /** The literal values of a literal or a union of literals (through aliases), else undefined. */
+  private literals(type: TypeNode): Literal[] | undefined {
+    if (type.kind === "literal") return [type.value];
+    if (type.kind === "union") {
+      const parts = type.members.map((m) => this.literals(m));
+      return parts.every((p) => p !== undefined) ? parts.flat() as Literal[] : undefined;
+    }
+    if (type.kind === "reference") {
+      const declaration = this.index.get(type.name);
+      return declaration?.kind === "alias" && !declaration.constraints ? this.literals(declaration.type) : undefined;
+    }
+    return undefined;
+  }
+
+  /** The JSON type of every value a type admits, when it is a single one. */
+  private jsonKind(type: TypeNode): "object" | "array" | undefined {
+    if (type.kind === "object" || (type.kind === "keyword" && type.keyword === "object")) return "object";
+    if (type.kind === "array" || type.kind === "tuple") return "array";
+    if (type.kind === "reference") {
+      const declaration = this.index.get(type.name);
+      if (declaration?.kind === "interface") return "object";
+      if (declaration?.kind === "alias") return this.jsonKind(declaration.type);
+    }
+    if (type.kind === "intersection") return this.jsonKind(type.members[0]!);
+    return undefined;
+  }
+
+  // --- statements ------------------------------------------------------
+
+  /**
+   * Statements checking the value in variable `value` against `type` and its
+   * constraints; each failing branch returns false. `segment` is the JS
+   * expression of the value's path segment, or null when the value is `v`.
+   */
+  private statements(type: TypeNode, value: string, segment: string | null, hint: string, constraints?: Constraints): string[] {
+    const checked = constraints?.nullable && !this.admitsNull(type) ? { kind: "union" as const, members: [type, { kind: "keyword" as const, keyword: "null" as const }] } : type;
+    const inline = this.inlineTest(checked);
+    const lines = inline
+      ? this.testStatements(inline, value, segment)
+      : [`if (!${this.functionFor(checked, hint)}(${value}, f)) return ${segment === null ? "false" : `${this.runtime("at")}(f, ${segment})`};`];
+    if (constraints) lines.push(...this.constraintStatements(constraints, value, segment));
+    return lines;
+  }
+
+  private testStatements(test: InlineTest, value: string, segment: string | null): string[] {
+    if (!test.invalid) return [];
+    return [`if (${test.invalid(value)}) return ${this.failure(segment, test.keyword, test.message)};`];
+  }
+
+  private constraintStatements(c: Constraints, x: string, segment: string | null): string[] {
+    const lines: string[] = [];
+    const rule = (condition: string, keyword: string, message: string) => lines.push(`if (${condition}) return ${this.failure(segment, keyword, message)};`);
+    const isNumber = `typeof ${x} === "number"`;
+    const isString = `typeof ${x} === "string"`;
+    if (c.integer) rule(`${isNumber} && !Number.isInteger(${x})`, "type", "must be integer");
+    if (c.minimum !== undefined) rule(`${isNumber} && ${x} < ${c.minimum}`, "minimum", `must be >= ${c.minimum}`);
+    if (c.maximum !== undefined) rule(`${isNumber} && ${x} > ${c.maximum}`, "maximum", `must be <= ${c.maximum}`);
+    if (c.exclusiveMinimum !== undefined) rule(`${isNumber} && ${x} <= ${c.exclusiveMinimum}`, "exclusiveMinimum", `must be > ${c.exclusiveMinimum}`);
+    if (c.exclusiveMaximum !== undefined) rule(`${isNumber} && ${x} >= ${c.exclusiveMaximum}`, "exclusiveMaximum", `must be < ${c.exclusiveMaximum}`);
+    const length = () => `${this.runtime("codePointLength")}(${x})`;
+    if (c.minLength !== undefined) rule(`${isString} && ${length()} < ${c.minLength}`, "minLength", `must have at least ${c.minLength} characters`);
+    if (c.maxLength !== undefined) rule(`${isString} && ${length()} > ${c.maxLength}`, "maxLength", `must have at most ${c.maxLength} characters`);
+    if (c.minItems !== undefined) rule(`Array.isArray(${x}) && ${x}.length < ${c.minItems}`, "minItems", `must have at least ${c.minItems} items`);
+    if (c.maxItems !== undefined) rule(`Array.isArray(${x}) && ${x}.length > ${c.maxItems}`, "maxItems", `must have at most ${c.maxItems} items`);
+    if (c.pattern !== undefined) rule(`${isString} && !${this.pattern(c.pattern)}.test(${x})`, "pattern", `must match pattern ${c.pattern}`);
+    // Only "byte" is asserted; other formats are annotations (runtime/validation.ts).
+    if (c.format === "byte") rule(`${isString} && !${this.runtime("isBase64")}(${x})`, "format", 'must be base64 (format "byte")');
+    return lines;
+  }
+
+  /** The inline test of a simple type, or undefined when the type needs a function. */
+  private inlineTest(type: TypeNode, seen = new Set<string>()): InlineTest | undefined {
+    switch (type.kind) {
+      case "keyword":
+        switch (type.keyword) {
+          case "any":
+          case "unknown":
+            return { invalid: null, keyword: "", message: "" };
+          case "string":
+          case "number":
+          case "boolean":
+            return { invalid: (x) => `typeof ${x} !== "${type.keyword}"`, keyword: "type", message: `must be ${type.keyword}` };
+          case "null":
+            return { invalid: (x) => `${x} !== null`, keyword: "type", message: "must be null" };
+          case "object":
+            return { invalid: (x) => `!${this.runtime("isObject")}(${x})`, keyword: "type", message: "must be an object" };
+          case "never":
+          case "undefined":
+            // A value that is present at all is wrong.
+            return { invalid: () => "true", keyword: "not", message: "must not be present" };
+        }
+        break;
+      case "literal":
+        return { invalid: (x) => `${x} !== ${literal(type.value)}`, keyword: "const", message: `must be ${literal(type.value)}` };
+      case "reference": {
+        const declaration = this.index.get(type.name);
+        if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
+        return this.inlineTest(declaration.type, new Set([...seen, type.name]));
+      }
+      case "union":
+        return this.inlineUnionTest(type, seen);
+    }
+    return undefined;
+  }
+
+  /** A union of JSON primitive types and literals: one combined test. */
+  private inlineUnionTest(type: TypeNode & { kind: "union" }, seen: Set<string>): InlineTest | undefined {
+    const kinds = new Set<string>();
+    const literals: Literal[] = [];
+    const members = this.flattenUnion(type);
+    for (const member of members) {
+      if (member.kind === "literal") literals.push(member.value);
+      else if (member.kind === "keyword") {
+        if (member.keyword === "any" || member.keyword === "unknown") return { invalid: null, keyword: "", message: "" };
+        if (!["string", "number", "boolean", "null", "object"].includes(member.keyword)) return undefined;
+        kinds.add(member.keyword);
+      } else {
+        const nested = member.kind === "reference" ? this.literalsOrKinds(member, seen) : undefined;
+        if (!nested) return undefined;
+        nested.literals.forEach((l) => literals.push(l));
+        nested.kinds.forEach((k) => kinds.add(k));
+      }
+    }
+    const kept = literals.filter((l) => !kinds.has(typeof l));
+    const sortedKinds = [...kinds].sort(byCodeUnit);
+    const accept = (x: string) => [
+      ...sortedKinds.map((k) => (k === "null" ? `${x} === null` : k === "object" ? `${this.runtime("isObject")}(${x})` : `typeof ${x} === "${k}"`)),
+      ...kept.map((l) => `${x} === ${literal(l)}`),
+    ];
+    if (sortedKinds.length === 0) {
+      return { invalid: (x) => kept.map((l) => `${x} !== ${literal(l)}`).join(" && "), keyword: "enum", message: `must be one of ${kept.map(literal).join(", ")}` };
+    }
+    const described = [...sortedKinds.map((k) => (k === "object" ? "an object" : k)), ...kept.map(literal)].join(" or ");
+    return { invalid: (x) => `!(${accept(x).join(" || ")})`, keyword: "type", message: `must be ${described}` };
+  }
+
+  /** For an alias of primitives and literals: its kinds and literals. */
+  private literalsOrKinds(type: TypeNode & { kind: "reference" }, seen: Set<string>): { kinds: string[]; literals: Literal[] } | undefined {
+    const declaration = this.index.get(type.name);
+    if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
+    const inner = declaration.type;
+    const members = inner.kind === "union" ? this.flattenUnion(inner) : [inner];
+    const kinds: string[] = [];
+    const literals: Literal[] = [];
+    for (const member of members) {
+      if (member.kind === "literal") literals.push(member.value);
+      else if (member.kind === "keyword" && ["string", "number", "boolean", "null", "object"].includes(member.keyword)) kinds.push(member.keyword);
+      else if (member.kind === "reference") {
+        const nested = this.literalsOrKinds(member, new Set([...seen, type.name]));
+        if (!nested) return undefined;
+        kinds.push(...nested.kinds);
+        literals.push(...nested.literals);
+      } else return undefined;
+    }
+    return { kinds, literals };
+  }
+
+  private admitsNull(type: TypeNode): boolean {
+    if (type.kind === "keyword") return ["null", "any", "unknown"].includes(type.keyword);
+    if (type.kind === "union") return type.members.some((m) => this.admitsNull(m));
+    if (type.kind === "reference") {
+      const declaration = this.index.get(type.name);
+      return declaration?.kind === "alias" && this.admitsNull(declaration.type);
+    }
+    return false;
+  }
+
+  // --- small printing helpers ---------------------------------------------
+
+  private failure(segment: string | null, keyword: string, message: string): string {
+    return segment === null
+      ? `${this.runtime("fail")}(f, ${JSON.stringify(keyword)}, ${JSON.stringify(message)})`
+      : `${this.runtime("failAt")}(f, ${segment}, ${JSON.stringify(keyword)}, ${JSON.stringify(message)})`;
+  }
+
+  /** Reads an own property; names Object.prototype also has go through own(). */
+  private read(object: string, property: string): string {
+    return prototypeNames.has(property) ? `${this.runtime("own")}(${object}, ${JSON.stringify(property)})` : `${object}[${JSON.stringify(property)}]`;
+  }
+
+  private pattern(source: string): string {
+    let name = this.patterns.get(source);
+    if (!name) {
+      name = `pattern${this.patterns.size}`;
+      this.patterns.set(source, name);
+    }
+    return name;
+  }
+
+  private runtime(name: string): string {
+    return name === "Failure" ? this.file.importType(runtime, name) : this.file.importValue(runtime, name);
+  }
+}
+
+function literal(value: Literal): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+function abbreviate(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+
+export function emitChecks(file: GeneratedFile, model: RevisionModel): CheckEmitter {
+  const emitter = new CheckEmitter(model, file);
+  emitter.emitDeclarations();
+  return emitter;
+}

@@ -1,0 +1,73 @@
+// Validation annotations: the JSDoc tags typescript-json-schema turns into JSON
+// Schema keywords. Upstream derives schema.json from schema.ts with that tool,
+// so these tags are schema, not prose. The ones read here become Constraints;
+// the tool's other validation keywords are refused rather than ignored.
+import type { Constraints, Doc } from "../model/types.js";
+
+type NumberKeyword = "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum";
+type CountKeyword = "minLength" | "maxLength" | "minItems" | "maxItems";
+
+const numberKeywords: readonly NumberKeyword[] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
+const countKeywords: readonly CountKeyword[] = ["minLength", "maxLength", "minItems", "maxItems"];
+
+/** typescript-json-schema validation keywords mcpgen does not implement. */
+const refusedKeywords = new Set([
+  "additionalProperties",
+  "asType",
+  "const",
+  "contains",
+  "dependencies",
+  "discriminator",
+  "enum",
+  "items",
+  "maxContains",
+  "maxProperties",
+  "minContains",
+  "minProperties",
+  "multipleOf",
+  "propertyNames",
+  "TJS-required",
+  "uniqueItems",
+]);
+
+export interface ReadConstraints {
+  constraints?: Constraints;
+  /** One message per tag that cannot be honoured. */
+  problems: string[];
+}
+
+/** Reads the validation annotations of a property's or a type alias's JSDoc. */
+export function readConstraints(doc: Doc): ReadConstraints {
+  const constraints: Constraints = {};
+  const problems: string[] = [];
+  for (const { name, text } of doc.tags) {
+    const value = text.split("\n")[0]!.trim();
+    if (name === "TJS-type") {
+      if (value === "integer") constraints.integer = true;
+      else if (value !== "number") problems.push(`@TJS-type ${value} is not supported (only number and integer)`);
+    } else if (name === "nullable") {
+      constraints.nullable = true;
+    } else if (name === "format") {
+      if (!/^[\w-]+$/.test(value)) problems.push(`@format needs a format name, not "${value}"`);
+      else constraints.format = value;
+    } else if ((numberKeywords as readonly string[]).includes(name)) {
+      const number = Number(value);
+      if (value === "" || !Number.isFinite(number)) problems.push(`@${name} needs a number, not "${value}"`);
+      else constraints[name as NumberKeyword] = number;
+    } else if ((countKeywords as readonly string[]).includes(name)) {
+      const count = Number(value);
+      if (!Number.isInteger(count) || count < 0) problems.push(`@${name} needs a non-negative integer, not "${value}"`);
+      else constraints[name as CountKeyword] = count;
+    } else if (name === "pattern") {
+      try {
+        new RegExp(value, "u");
+        constraints.pattern = value;
+      } catch {
+        problems.push(`@pattern ${value} is not a valid regular expression`);
+      }
+    } else if (refusedKeywords.has(name)) {
+      problems.push(`@${name} is a JSON Schema keyword mcpgen does not implement`);
+    }
+  }
+  return { ...(Object.keys(constraints).length > 0 ? { constraints } : {}), problems };
+}

@@ -1,0 +1,207 @@
+// The JSON-RPC envelope: telling requests, notifications, result responses
+// and error responses apart before any method-specific check, and validating a
+// whole message against its revision's generated tables.
+import type { MethodEntry, MethodTable } from "./index.js";
+import { invalid, isObject, run, type Check, type ValidationError, type ValidationResult } from "./validation.js";
+
+/** What a revision's schema says about the envelope (generated/<rev>/guards.ts). */
+export interface Envelope {
+  readonly revision: string;
+  readonly jsonrpcVersion: string;
+  /** JSON-RPC batches (arrays of messages) are allowed: 2025-03-26 only so far. */
+  readonly batching: boolean;
+  /** The schema types of the four message shapes. */
+  readonly request: string;
+  readonly notification: string;
+  readonly resultResponse: string;
+  readonly errorResponse: string;
+  /** Whether an error response must carry an id (revisions before 2025-11-25 require it). */
+  readonly errorIdRequired: boolean;
+}
+
+export type RequestId = string | number;
+
+export type Classification =
+  | { readonly kind: "request"; readonly method: string; readonly id: RequestId }
+  | { readonly kind: "notification"; readonly method: string }
+  | { readonly kind: "result"; readonly id: RequestId }
+  | { readonly kind: "error"; readonly id: RequestId | undefined }
+  | { readonly kind: "batch"; readonly messages: readonly Classification[] }
+  | {
+      readonly kind: "invalid";
+      readonly reason: string;
+      /** JSON pointer to the offending member. */
+      readonly path: string;
+      /** The id, when one could be read, so that an error response can echo it. */
+      readonly id?: RequestId;
+    };
+
+const isId = (value: unknown): value is RequestId => typeof value === "string" || typeof value === "number";
+
+/**
+ * Classifies one JSON-RPC message (JSON-RPC 2.0 §4-5 as MCP restricts it: ids
+ * are strings or numbers, never null; params and results are objects).
+ */
+export function classifyMessage(message: unknown, envelope: Envelope): Classification {
+  if (Array.isArray(message)) {
+    if (!envelope.batching) {
+      return bad(`a JSON-RPC batch (array) is not allowed in revision ${envelope.revision}`, "");
+    }
+    if (message.length === 0) return bad("an empty batch is not a valid JSON-RPC message", "");
+    return { kind: "batch", messages: message.map((m, i) => withPrefix(classifyOne(m, envelope), `/${i}`)) };
+  }
+  return classifyOne(message, envelope);
+}
+
+function classifyOne(message: unknown, envelope: Envelope): Classification {
+  if (!isObject(message)) return bad("a JSON-RPC message must be an object", "");
+  const { jsonrpc, id, method } = message;
+  const known = isId(id) ? { id } : {};
+  if (jsonrpc === undefined) return bad("missing jsonrpc", "/jsonrpc", known);
+  if (jsonrpc !== envelope.jsonrpcVersion) return bad(`jsonrpc must be "${envelope.jsonrpcVersion}"`, "/jsonrpc", known);
+  if (id === null) return bad("id must not be null", "/id");
+  if (id !== undefined && !isId(id)) return bad("id must be a string or a number", "/id");
+  const hasResult = message["result"] !== undefined;
+  const hasError = message["error"] !== undefined;
+  if (method !== undefined) {
+    if (typeof method !== "string") return bad("method must be a string", "/method", known);
+    if (hasResult || hasError) return bad("a request or notification must not carry result or error", hasResult ? "/result" : "/error", known);
+    const params = message["params"];
+    if (params !== undefined && !isObject(params)) return bad("params must be an object", "/params", known);
+    return id === undefined ? { kind: "notification", method } : { kind: "request", method, id: id as RequestId };
+  }
+  if (hasResult && hasError) return bad("a response must not carry both result and error", "/error", known);
+  if (hasResult) {
+    if (id === undefined) return bad("a result response must carry the request's id", "/id");
+    if (!isObject(message["result"])) return bad("result must be an object", "/result", known);
+    return { kind: "result", id: id as RequestId };
+  }
+  if (hasError) {
+    const error = message["error"];
+    if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") {
+      return bad("error must be an object with a numeric code and a string message", "/error", known);
+    }
+    if (id === undefined && envelope.errorIdRequired) return bad(`an error response must carry an id in revision ${envelope.revision}`, "/id");
+    return { kind: "error", id: id as RequestId | undefined };
+  }
+  return bad("a message needs a method (request, notification), a result or an error", "", known);
+}
+
+function bad(reason: string, path: string, known: { id?: RequestId } = {}): Classification {
+  return { kind: "invalid", reason, path, ...known };
+}
+
+function withPrefix(classification: Classification, prefix: string): Classification {
+  return classification.kind === "invalid" ? { ...classification, path: prefix + classification.path } : classification;
+}
+
+/** A revision's generated tables (generated/<rev>/validators.ts). */
+export interface MessageTables {
+  readonly envelope: Envelope;
+  readonly methods: MethodTable;
+  /** The check of every schema type, by name. */
+  readonly checks: { readonly [type: string]: Check };
+  /** The check of every method's params, by method; null when the message type declares no params. */
+  readonly params: { readonly [method: string]: Check | null };
+  /** The check of every request's result, by method. */
+  readonly results: { readonly [method: string]: Check };
+}
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/** Validates a value against a schema type by name; an unknown name is a programming error. */
+export function validateType(tables: MessageTables, type: string, value: unknown): ValidationResult {
+  if (!hasOwn(tables.checks, type)) throw new TypeError(`${type} is not a type of revision ${tables.envelope.revision}`);
+  return run(tables.checks[type]!, value);
+}
+
+/** Validates a request's or notification's params; `params` is what the message carries (undefined when absent). */
+export function validateMethodParams(tables: MessageTables, method: string, params: unknown): ValidationResult {
+  if (!hasOwn(tables.params, method)) return unknownMethod(tables, method);
+  if (params === undefined) {
+    return tables.methods[method]!.paramsRequired ? invalid([{ path: "", keyword: "required", message: "params is required" }]) : { valid: true };
+  }
+  const check = tables.params[method];
+  return check ? run(check, params) : { valid: true };
+}
+
+/** Validates the result of a request. */
+export function validateMethodResult(tables: MessageTables, method: string, result: unknown): ValidationResult {
+  if (!hasOwn(tables.results, method)) return unknownMethod(tables, method, "request");
+  return run(tables.results[method]!, result);
+}
+
+function unknownMethod(tables: MessageTables, method: string, what = "method"): ValidationResult {
+  return invalid([{ path: "", keyword: "method", message: `${method} is not a ${what} of revision ${tables.envelope.revision}` }]);
+}
+
+export interface MessageVerdict {
+  readonly classification: Classification;
+  /** The request or notification method; for a response, the method of the request it answers, when known. */
+  readonly method?: string;
+  /** The schema type the message was checked against. */
+  readonly type?: string;
+  readonly result: ValidationResult;
+}
+
+/**
+ * Classifies a message and checks it against the schema type its method (or,
+ * for a response, `requestMethod`) calls for. Without `requestMethod` a result
+ * response is checked as a generic result response.
+ */
+export function checkMessage(message: unknown, tables: MessageTables, requestMethod?: string): MessageVerdict {
+  const classification = classifyMessage(message, tables.envelope);
+  const rejected = (error: ValidationError, extra: { method?: string } = {}): MessageVerdict => ({
+    classification,
+    ...extra,
+    result: invalid([error]),
+  });
+  switch (classification.kind) {
+    case "invalid":
+      return rejected({ path: classification.path, keyword: "jsonrpc", message: classification.reason });
+    case "batch": {
+      const verdicts = (message as unknown[]).map((item) => checkMessage(item, tables));
+      const failed = verdicts.flatMap((v, i) =>
+        v.result.valid ? [] : v.result.errors.map((e) => ({ ...e, path: `/${i}${e.path}` })),
+      );
+      return { classification, result: failed.length === 0 ? { valid: true } : invalid(failed) };
+    }
+    case "request":
+    case "notification": {
+      const { method } = classification;
+      const entry: MethodEntry | undefined = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
+      if (!entry) {
+        return rejected({ path: "/method", keyword: "method", message: `${method} is not a method of revision ${tables.envelope.revision}` }, { method });
+      }
+      if (entry.kind !== classification.kind) {
+        return rejected({ path: "/id", keyword: "method", message: `${method} is a ${entry.kind} in revision ${tables.envelope.revision}` }, { method });
+      }
+      if (entry.inputRequest) {
+        return rejected(
+          { path: "/method", keyword: "method", message: `${method} travels only inside InputRequiredResult in revision ${tables.envelope.revision}` },
+          { method },
+        );
+      }
+      return { classification, method, type: entry.type, result: run(tables.checks[entry.type]!, message) };
+    }
+    case "result": {
+      const envelopeResult = run(tables.checks[tables.envelope.resultResponse]!, message);
+      if (!envelopeResult.valid || requestMethod === undefined) {
+        return { classification, type: tables.envelope.resultResponse, result: envelopeResult, ...(requestMethod ? { method: requestMethod } : {}) };
+      }
+      const check = hasOwn(tables.results, requestMethod) ? tables.results[requestMethod] : undefined;
+      if (!check) {
+        return rejected({ path: "", keyword: "method", message: `${requestMethod} is not a request of revision ${tables.envelope.revision}` }, { method: requestMethod });
+      }
+      const entry = tables.methods[requestMethod]!;
+      return {
+        classification,
+        method: requestMethod,
+        ...(entry.result ? { type: entry.result } : {}),
+        result: run(check, (message as { result: unknown }).result, ["result"]),
+      };
+    }
+    case "error":
+      return { classification, type: tables.envelope.errorResponse, result: run(tables.checks[tables.envelope.errorResponse]!, message) };
+  }
+}

@@ -1,0 +1,158 @@
+// What generated checks (generated/<rev>/checks.ts) call. A check is a
+// function (value, failure) => boolean, straight-line code generated from
+// schema.ts. Guards pass failure = null and only want the answer; validators
+// pass a Failure, which records the first problem: the innermost check sets
+// keyword and message, and every caller on the way out adds its path segment.
+// Nothing is allocated on the valid path.
+//
+// Decisions, documented once here:
+// - Unknown extra properties are accepted everywhere. Interfaces are open in
+//   TypeScript, schema.json never sets additionalProperties: false, and MCP
+//   relies on it (_meta, extensions, newer peers). Index signatures
+//   ([key: string]: T) check the extra properties' values against T.
+// - Interfaces, object literal types and the `object` keyword mean JSON
+//   objects: not arrays, not null.
+// - `number` is any JSON number. schema.ts wins over schema.json, which types
+//   many of these fields as integer (modelcontextprotocol#2698); only
+//   `@TJS-type integer` makes a field an integer.
+// - Of the @format annotations, only "byte" is asserted: a blob that is not
+//   base64 cannot be decoded. "uri", "uri-template" and the rest are
+//   annotations, as format is by default in JSON Schema 2020-12 (§7.2.1).
+// - The first problem found is reported, with a JSON pointer to the value.
+
+export interface ValidationError {
+  /** JSON pointer (RFC 6901) to the offending value, "" for the value itself. */
+  readonly path: string;
+  readonly message: string;
+  /** The JSON Schema keyword the value breaks: type, required, const, enum, anyOf, minimum, format, ... */
+  readonly keyword: string;
+}
+
+export type ValidationResult =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly errors: readonly ValidationError[] };
+
+/** Where a validator's checks record the first problem. */
+export class Failure {
+  /** Path segments, innermost first (they are added while unwinding). */
+  readonly segments: (string | number)[] = [];
+  keyword = "";
+  message = "";
+}
+
+/** A generated check: true when `value` conforms. */
+export type Check = (value: unknown, failure: Failure | null) => boolean;
+
+const VALID: ValidationResult = Object.freeze({ valid: true });
+
+/** Runs a check and reports its first problem. */
+export function run(check: Check, value: unknown, prefix: readonly (string | number)[] = []): ValidationResult {
+  const failure = new Failure();
+  try {
+    if (check(value, failure)) return VALID;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // A value nested deeply enough to exhaust the stack: refuse it rather than crash.
+    return invalid([{ path: pointer(prefix), keyword: "depth", message: "is nested too deeply to check" }]);
+  }
+  return invalid([{ path: pointer([...prefix, ...failure.segments.reverse()]), keyword: failure.keyword, message: failure.message }]);
+}
+
+/** Runs a check for a guard: only the answer, false for values too deep to check. */
+export function test(check: Check, value: unknown): boolean {
+  try {
+    return check(value, null);
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
+export function invalid(errors: readonly ValidationError[]): ValidationResult {
+  return { valid: false, errors };
+}
+
+/** Records a problem with the value being checked. */
+export function fail(failure: Failure | null, keyword: string, message: string): false {
+  if (failure !== null) {
+    failure.keyword = keyword;
+    failure.message = message;
+  }
+  return false;
+}
+
+/** Records a problem with the value at `segment` inside the value being checked. */
+export function failAt(failure: Failure | null, segment: string | number, keyword: string, message: string): false {
+  if (failure !== null) {
+    failure.keyword = keyword;
+    failure.message = message;
+    failure.segments.push(segment);
+  }
+  return false;
+}
+
+/** A required property is absent. */
+export function missing(failure: Failure | null, property: string): false {
+  return failAt(failure, property, "required", "is required");
+}
+
+/** A nested check failed at `segment`: add it to the path on the way out. */
+export function at(failure: Failure | null, segment: string | number): false {
+  if (failure !== null) failure.segments.push(segment);
+  return false;
+}
+
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An own property; for names Object.prototype also has (constructor, toString, __proto__, ...). */
+export function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? Object.getOwnPropertyDescriptor(object, key)!.value : undefined;
+}
+
+/** String length in code points, as JSON Schema counts it. */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/**
+ * Base64 with padding, RFC 4648 §4 (format "byte"), in one pass over the
+ * character codes: no regular expression over a possibly huge blob.
+ */
+export function isBase64(value: string): boolean {
+  const length = value.length;
+  if (length % 4 !== 0) return false;
+  let padding = 0;
+  if (length > 0 && value.charCodeAt(length - 1) === 61 /* = */) padding = value.charCodeAt(length - 2) === 61 ? 2 : 1;
+  const end = length - padding;
+  for (let i = 0; i < end; i++) {
+    const code = value.charCodeAt(i);
+    const ok =
+      (code >= 65 && code <= 90) || // A-Z
+      (code >= 97 && code <= 122) || // a-z
+      (code >= 48 && code <= 57) || // 0-9
+      code === 43 || // +
+      code === 47; // /
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** A JSON pointer from path segments (outermost first). */
+export function pointer(segments: readonly (string | number)[]): string {
+  let out = "";
+  for (const segment of segments) out += "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  return out;
+}

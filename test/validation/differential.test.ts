@@ -1,0 +1,161 @@
+// Differential proof of the generated validators against an independent
+// oracle, ajv compiled from the upstream schema.json of the same revision, over
+// (a) every upstream example and (b) a mutation corpus built from valid
+// messages of every method (test/support/corpus.ts). Agreement must be total,
+// except where the reviewed ledger (./ledger.ts) records that schema.json
+// contradicts schema.ts; schema.ts wins.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ErrorObject } from "ajv";
+import { beforeAll, describe, expect, test } from "vitest";
+import type { ValidationResult } from "../../runtime/validation.js";
+import { buildModel } from "../../generator/generate.js";
+import { indexDeclarations, objectView } from "../../generator/model/resolve.js";
+import type { Constraints, RevisionModel, TypeNode } from "../../generator/model/types.js";
+import { importGenerated, lock, pinnedRevisions, pinnedSource, projectRoot } from "../helpers.js";
+import { methodSeeds, mutations, schemaLiterals } from "../support/corpus.js";
+import { explain, ledger } from "./ledger.js";
+import { SchemaJsonOracle } from "./oracle.js";
+
+type Validate = (type: string, value: unknown) => ValidationResult;
+
+describe.each(pinnedRevisions)("revision %s", (revision) => {
+  let model: RevisionModel;
+  let validate: Validate;
+  let oracle: SchemaJsonOracle;
+  /** schema.json node → its JSON pointer, to place ajv's errors (ajv keeps the nodes it was given). */
+  const places = new Map<unknown, string>();
+
+  beforeAll(async () => {
+    model = buildModel(pinnedSource(revision));
+    validate = (await importGenerated<{ validate: Validate }>(revision, "validators")).validate;
+    oracle = new SchemaJsonOracle(revision);
+    const walk = (node: unknown, path: string) => {
+      if (typeof node !== "object" || node === null) return;
+      places.set(node, path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    };
+    walk(oracle.schema, "#");
+  });
+
+  /** Why ajv rejected a value, in ledger terms, or undefined when the ledger does not explain it. */
+  const explanation = (errors: readonly ErrorObject[]) => {
+    for (const error of errors) {
+      const place = places.get(error.parentSchema);
+      const found = place !== undefined ? explain(revision, place) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
+
+  test("schema.json defines exactly the schema.ts types, so every type has an oracle", () => {
+    expect(oracle.typeNames.sort()).toEqual(model.declarations.map((d) => d.name).sort());
+  });
+
+  test("every upstream example is valid for mcpgen, and for ajv where the ledger does not say otherwise", () => {
+    const files = lock.revisions.find((r) => r.name === revision)!.files.filter((f) => f.path.startsWith("examples/"));
+    const dir = join(projectRoot, "spec", revision, "examples");
+    expect(files.length).toBe(revision === "2026-07-28" || revision === "draft" ? 129 : 0);
+    for (const type of files.length > 0 ? readdirSync(dir) : []) {
+      for (const name of readdirSync(join(dir, type))) {
+        const value = JSON.parse(readFileSync(join(dir, type, name), "utf8"));
+        expect(validate(type, value), `${type}/${name}`).toEqual({ valid: true });
+        const theirs = oracle.validate(type, value);
+        if (!theirs.valid) expect(explanation(theirs.errors), `${type}/${name}: ${JSON.stringify(theirs.errors)}`).toBeDefined();
+      }
+    }
+  });
+
+  test("mcpgen and ajv agree on every seed and mutation, or the ledger explains why", () => {
+    const literals = schemaLiterals(model);
+    const unexplained: string[] = [];
+    const hits = new Map<string, number>();
+    let cases = 0;
+    let invalid = 0;
+    for (const seed of methodSeeds(model)) {
+      expect(validate(seed.type, seed.value), `seed ${seed.label}`).toEqual({ valid: true });
+      for (const { type, value, label } of [seed, ...mutations(seed, literals)]) {
+        cases++;
+        const ours = validate(type, value);
+        const theirs = oracle.validate(type, value);
+        if (!ours.valid) invalid++;
+        if (ours.valid === theirs.valid) continue;
+        const why = ours.valid ? explanation(theirs.errors) : undefined;
+        if (why) hits.set(why.place, (hits.get(why.place) ?? 0) + 1);
+        else {
+          const detail = ours.valid ? `ajv rejects: ${JSON.stringify(theirs.errors.slice(0, 3))}` : `mcpgen rejects: ${JSON.stringify(ours)}`;
+          unexplained.push(`${type}: ${label}: ${detail}`);
+        }
+      }
+    }
+    // Several thousand cases, both valid and invalid ones in earnest.
+    expect(cases).toBeGreaterThan(10_000);
+    expect(invalid / cases).toBeGreaterThan(0.3);
+    expect(invalid / cases).toBeLessThan(0.95);
+    expect(unexplained.slice(0, 20)).toEqual([]);
+    // No ledger place the corpus no longer reaches.
+    const listed = ledger.flatMap((entry) => entry.places[revision] ?? []);
+    expect(listed.filter((place) => !hits.has(place))).toEqual([]);
+  });
+
+  test("every ledger place says in schema.json what its class claims, and the opposite in schema.ts", () => {
+    for (const entry of ledger) {
+      for (const place of entry.places[revision] ?? []) {
+        const node = oracle.nodeAt(place);
+        expect(node, place).toBeDefined();
+        const target = modelTypeAt(model, place);
+        if (entry.id === "number-as-integer") {
+          expect(jsonAdmits(oracle, node, 1.5), `${place} in schema.json`).toBe(false);
+          expect(modelAdmitsFraction(model, target.type, target.constraints), `${place} in schema.ts`).toBe(true);
+        } else {
+          expect(jsonAdmits(oracle, node, null), `${place} in schema.json`).toBe(false);
+          expect(validate(place.split("/").pop()!, null), `${place} in schema.ts`).toEqual({ valid: true });
+        }
+      }
+    }
+  });
+});
+
+/** Whether the schema.json node at hand admits a value, judged by ajv on that node alone. */
+function jsonAdmits(oracle: SchemaJsonOracle, node: unknown, value: unknown): boolean {
+  return oracle.validateNode(node, value);
+}
+
+/** The schema.ts type a schema.json pointer like #/$defs/X/properties/a/additionalProperties stands for. */
+function modelTypeAt(model: RevisionModel, place: string): { type: TypeNode; constraints?: Constraints } {
+  const index = indexDeclarations(model.declarations);
+  const [, , name, ...rest] = place.split("/");
+  let current: { type: TypeNode; constraints?: Constraints } = { type: { kind: "reference", name: name! } };
+  for (let i = 0; i < rest.length; i++) {
+    const shape = objectView(current.type, index);
+    if (rest[i] === "properties") {
+      const property = shape?.properties.find((p) => p.name === rest[i + 1]);
+      if (!property) throw new Error(`${place}: no property ${rest[i + 1]} in schema.ts`);
+      current = { type: property.type, ...(property.constraints ? { constraints: property.constraints } : {}) };
+      i++;
+    } else if (rest[i] === "additionalProperties") {
+      if (!shape?.indexSignature) throw new Error(`${place}: no index signature in schema.ts`);
+      current = { type: shape.indexSignature.type };
+    } else {
+      throw new Error(`${place}: cannot follow ${rest[i]}`);
+    }
+  }
+  return current;
+}
+
+/** Whether a schema.ts type admits a non-integer number. */
+function modelAdmitsFraction(model: RevisionModel, type: TypeNode, constraints?: Constraints): boolean {
+  if (constraints?.integer) return false;
+  switch (type.kind) {
+    case "keyword":
+      return ["number", "any", "unknown"].includes(type.keyword);
+    case "union":
+      return type.members.some((m) => modelAdmitsFraction(model, m));
+    case "reference": {
+      const declaration = model.declarations.find((d) => d.name === type.name);
+      return declaration?.kind === "alias" && modelAdmitsFraction(model, declaration.type, declaration.constraints);
+    }
+    default:
+      return false;
+  }
+}

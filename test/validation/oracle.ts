@@ -1,0 +1,72 @@
+// The independent oracle: ajv compiled from the upstream schema.json of the
+// same revision (draft-07 or 2020-12, as the file declares). Formats as mcpgen
+// treats them (runtime/validation.ts): "byte" asserted, with ajv-formats'
+// own implementation; "uri" and "uri-template" are annotations.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { projectRoot } from "../helpers.js";
+
+export interface OracleVerdict {
+  valid: boolean;
+  errors: ErrorObject[];
+}
+
+export class SchemaJsonOracle {
+  private readonly ajv: Ajv;
+  private readonly validators = new Map<string, ValidateFunction>();
+  readonly definitionsKey: "definitions" | "$defs";
+  readonly schema: { definitions?: Record<string, unknown>; $defs?: Record<string, unknown>; $schema: string };
+
+  constructor(readonly revision: string) {
+    this.schema = JSON.parse(readFileSync(join(projectRoot, "spec", revision, "schema.json"), "utf8"));
+    const draft2020 = this.schema.$schema.includes("2020-12");
+    this.definitionsKey = draft2020 ? "$defs" : "definitions";
+    const options = { strict: false, allErrors: false, verbose: true, formats: { uri: true, "uri-template": true } } as const;
+    this.ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
+    (addFormats as unknown as (ajv: Ajv, formats: string[]) => void)(this.ajv, ["byte"]);
+    this.ajv.addSchema(this.schema, "mcp");
+  }
+
+  get typeNames(): string[] {
+    return Object.keys(this.schema[this.definitionsKey] ?? {});
+  }
+
+  validate(type: string, value: unknown): OracleVerdict {
+    let validator = this.validators.get(type);
+    if (!validator) {
+      validator = this.ajv.getSchema(`mcp#/${this.definitionsKey}/${type}`);
+      if (!validator) throw new Error(`schema.json of ${this.revision} has no ${type}`);
+      this.validators.set(type, validator);
+    }
+    const valid = validator(value) as boolean;
+    return { valid, errors: valid ? [] : [...(validator.errors ?? [])] };
+  }
+
+  /** Validates a value against one node of schema.json (its $refs resolve within the file). */
+  validateNode(node: unknown, value: unknown): boolean {
+    const id = `mcp-node-${this.nodeIds.size}`;
+    let validator = this.nodeValidators.get(node);
+    if (!validator) {
+      const wrapper = { $id: id, ...(this.definitionsKey === "$defs" ? { $defs: this.schema.$defs } : { definitions: this.schema.definitions }), ...(node as object) };
+      validator = this.ajv.compile(wrapper);
+      this.nodeIds.set(node, id);
+      this.nodeValidators.set(node, validator);
+    }
+    return validator(value) as boolean;
+  }
+
+  private readonly nodeIds = new Map<unknown, string>();
+  private readonly nodeValidators = new Map<unknown, ValidateFunction>();
+
+  /** The schema.json node at a JSON pointer into the file, e.g. "#/definitions/Resource/properties/size". */
+  nodeAt(schemaPath: string): unknown {
+    return schemaPath
+      .replace(/^#\//, "")
+      .split("/")
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], this.schema);
+  }
+}
