@@ -2,6 +2,7 @@
 // Keep it small and stable; generated files are data and types built on it.
 export * from "./validation.js";
 export * from "./messages.js";
+export * from "./json.js";
 
 /** Who sends a method: the client, the server, or either side. */
 export type Direction = "client-to-server" | "server-to-client" | "both";

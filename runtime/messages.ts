@@ -58,14 +58,16 @@ function classifyOne(message: unknown, envelope: Envelope): Classification {
   const { jsonrpc, id, method } = message;
   const known = isId(id) ? { id } : {};
   if (jsonrpc === undefined) return bad("missing jsonrpc", "/jsonrpc", known);
-  if (jsonrpc !== envelope.jsonrpcVersion) return bad(`jsonrpc must be "${envelope.jsonrpcVersion}"`, "/jsonrpc", known);
+  if (jsonrpc !== envelope.jsonrpcVersion)
+    return bad(`jsonrpc must be "${envelope.jsonrpcVersion}"`, "/jsonrpc", known);
   if (id === null) return bad("id must not be null", "/id");
   if (id !== undefined && !isId(id)) return bad("id must be a string or a number", "/id");
   const hasResult = message["result"] !== undefined;
   const hasError = message["error"] !== undefined;
   if (method !== undefined) {
     if (typeof method !== "string") return bad("method must be a string", "/method", known);
-    if (hasResult || hasError) return bad("a request or notification must not carry result or error", hasResult ? "/result" : "/error", known);
+    if (hasResult || hasError)
+      return bad("a request or notification must not carry result or error", hasResult ? "/result" : "/error", known);
     const params = message["params"];
     if (params !== undefined && !isObject(params)) return bad("params must be an object", "/params", known);
     return id === undefined ? { kind: "notification", method } : { kind: "request", method, id: id as RequestId };
@@ -81,7 +83,8 @@ function classifyOne(message: unknown, envelope: Envelope): Classification {
     if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") {
       return bad("error must be an object with a numeric code and a string message", "/error", known);
     }
-    if (id === undefined && envelope.errorIdRequired) return bad(`an error response must carry an id in revision ${envelope.revision}`, "/id");
+    if (id === undefined && envelope.errorIdRequired)
+      return bad(`an error response must carry an id in revision ${envelope.revision}`, "/id");
     return { kind: "error", id: id as RequestId | undefined };
   }
   return bad("a message needs a method (request, notification), a result or an error", "", known);
@@ -111,7 +114,8 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 
 /** Validates a value against a schema type by name; an unknown name is a programming error. */
 export function validateType(tables: MessageTables, type: string, value: unknown): ValidationResult {
-  if (!hasOwn(tables.checks, type)) throw new TypeError(`${type} is not a type of revision ${tables.envelope.revision}`);
+  if (!hasOwn(tables.checks, type))
+    throw new TypeError(`${type} is not a type of revision ${tables.envelope.revision}`);
   return run(tables.checks[type]!, value);
 }
 
@@ -119,7 +123,9 @@ export function validateType(tables: MessageTables, type: string, value: unknown
 export function validateMethodParams(tables: MessageTables, method: string, params: unknown): ValidationResult {
   if (!hasOwn(tables.params, method)) return unknownMethod(tables, method);
   if (params === undefined) {
-    return tables.methods[method]!.paramsRequired ? invalid([{ path: "", keyword: "required", message: "params is required" }]) : { valid: true };
+    return tables.methods[method]!.paramsRequired
+      ? invalid([{ path: "", keyword: "required", message: "params is required" }])
+      : { valid: true };
   }
   const check = tables.params[method];
   return check ? run(check, params) : { valid: true };
@@ -132,7 +138,9 @@ export function validateMethodResult(tables: MessageTables, method: string, resu
 }
 
 function unknownMethod(tables: MessageTables, method: string, what = "method"): ValidationResult {
-  return invalid([{ path: "", keyword: "method", message: `${method} is not a ${what} of revision ${tables.envelope.revision}` }]);
+  return invalid([
+    { path: "", keyword: "method", message: `${method} is not a ${what} of revision ${tables.envelope.revision}` },
+  ]);
 }
 
 export interface MessageVerdict {
@@ -171,14 +179,32 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       const { method } = classification;
       const entry: MethodEntry | undefined = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
       if (!entry) {
-        return rejected({ path: "/method", keyword: "method", message: `${method} is not a method of revision ${tables.envelope.revision}` }, { method });
+        return rejected(
+          {
+            path: "/method",
+            keyword: "method",
+            message: `${method} is not a method of revision ${tables.envelope.revision}`,
+          },
+          { method },
+        );
       }
       if (entry.kind !== classification.kind) {
-        return rejected({ path: "/id", keyword: "method", message: `${method} is a ${entry.kind} in revision ${tables.envelope.revision}` }, { method });
+        return rejected(
+          {
+            path: "/id",
+            keyword: "method",
+            message: `${method} is a ${entry.kind} in revision ${tables.envelope.revision}`,
+          },
+          { method },
+        );
       }
       if (entry.inputRequest) {
         return rejected(
-          { path: "/method", keyword: "method", message: `${method} travels only inside InputRequiredResult in revision ${tables.envelope.revision}` },
+          {
+            path: "/method",
+            keyword: "method",
+            message: `${method} travels only inside InputRequiredResult in revision ${tables.envelope.revision}`,
+          },
           { method },
         );
       }
@@ -187,11 +213,23 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
     case "result": {
       const envelopeResult = run(tables.checks[tables.envelope.resultResponse]!, message);
       if (!envelopeResult.valid || requestMethod === undefined) {
-        return { classification, type: tables.envelope.resultResponse, result: envelopeResult, ...(requestMethod ? { method: requestMethod } : {}) };
+        return {
+          classification,
+          type: tables.envelope.resultResponse,
+          result: envelopeResult,
+          ...(requestMethod ? { method: requestMethod } : {}),
+        };
       }
       const check = hasOwn(tables.results, requestMethod) ? tables.results[requestMethod] : undefined;
       if (!check) {
-        return rejected({ path: "", keyword: "method", message: `${requestMethod} is not a request of revision ${tables.envelope.revision}` }, { method: requestMethod });
+        return rejected(
+          {
+            path: "",
+            keyword: "method",
+            message: `${requestMethod} is not a request of revision ${tables.envelope.revision}`,
+          },
+          { method: requestMethod },
+        );
       }
       const entry = tables.methods[requestMethod]!;
       return {
@@ -202,6 +240,11 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       };
     }
     case "error":
-      return { classification, type: tables.envelope.errorResponse, result: run(tables.checks[tables.envelope.errorResponse]!, message) };
+      return {
+        classification,
+        ...(requestMethod ? { method: requestMethod } : {}),
+        type: tables.envelope.errorResponse,
+        result: run(tables.checks[tables.envelope.errorResponse]!, message),
+      };
   }
 }

@@ -29,8 +29,7 @@ export interface ValidationError {
 }
 
 export type ValidationResult =
-  | { readonly valid: true }
-  | { readonly valid: false; readonly errors: readonly ValidationError[] };
+  { readonly valid: true } | { readonly valid: false; readonly errors: readonly ValidationError[] };
 
 /** Where a validator's checks record the first problem. */
 export class Failure {
@@ -55,7 +54,9 @@ export function run(check: Check, value: unknown, prefix: readonly (string | num
     // A value nested deeply enough to exhaust the stack: refuse it rather than crash.
     return invalid([{ path: pointer(prefix), keyword: "depth", message: "is nested too deeply to check" }]);
   }
-  return invalid([{ path: pointer([...prefix, ...failure.segments.reverse()]), keyword: failure.keyword, message: failure.message }]);
+  return invalid([
+    { path: pointer([...prefix, ...failure.segments.reverse()]), keyword: failure.keyword, message: failure.message },
+  ]);
 }
 
 /** Runs a check for a guard: only the answer, false for values too deep to check. */
@@ -109,7 +110,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** An own property; for names Object.prototype also has (constructor, toString, __proto__, ...). */
 export function own(object: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(object, key) ? Object.getOwnPropertyDescriptor(object, key)!.value : undefined;
+  return Object.prototype.hasOwnProperty.call(object, key)
+    ? Object.getOwnPropertyDescriptor(object, key)!.value
+    : undefined;
 }
 
 /** String length in code points, as JSON Schema counts it. */

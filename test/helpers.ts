@@ -57,7 +57,7 @@ export interface CapturedIo extends Io {
 
 /** An Io that records what the CLI prints. */
 export function captureIo(
-  options: { cwd?: string; env?: Record<string, string>; fetch?: typeof fetch } = {},
+  options: { cwd?: string; env?: Record<string, string>; fetch?: typeof fetch; stdin?: string } = {},
 ): CapturedIo {
   const io: CapturedIo = {
     out: "",
@@ -72,6 +72,7 @@ export function captureIo(
     cwd: options.cwd ?? projectRoot,
     stdoutIsTTY: false,
     fetch: options.fetch ?? (() => Promise.reject(new Error("tests do not reach the network"))),
+    readStdin: async () => options.stdin ?? "",
   };
   return io;
 }

@@ -11,6 +11,8 @@ export interface Io {
   cwd: string;
   stdoutIsTTY: boolean;
   fetch: typeof fetch;
+  /** All of standard input, as UTF-8 text. */
+  readStdin(): Promise<string>;
 }
 
 /** A file's bytes, or undefined when it does not exist. */

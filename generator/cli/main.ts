@@ -1,7 +1,8 @@
 // The mcpgen command line. The only code that reads the environment, touches
 // the file system (through ./io.ts and the command modules) or sets exit codes.
 //
-// Exit codes: 0 success; 1 `generate --check` found differences; 2 bad input
+// Exit codes: 0 success; 1 `generate --check` found differences or `validate`
+// found an invalid message; 2 bad input
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
 // match the lock).
 import { existsSync, readFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { generateCommand, SchemaFailure } from "./generate-command.js";
 import type { Io } from "./io.js";
 import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js";
+import { validateCommand } from "./validate-command.js";
 
 /** The folder holding mcpgen's package.json: defaults for the lock, cache and output are relative to it. */
 export function packageRoot(): string {
@@ -124,6 +126,25 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       });
     });
 
+  program
+    .command("validate")
+    .description("check one JSON message or a JSONL capture (one message per line) against a revision's validators")
+    .argument("<file>", "the messages: a file, or - for standard input")
+    .requiredOption("--rev <name>", "the revision the messages speak")
+    .option("--type <name>", "check every message as this schema type instead of inferring it from its method")
+    .option("--quiet", "no summary line", false)
+    .option("--json", "print the verdicts as JSON", false)
+    .action(async (input, options) => {
+      exitCode = await validateCommand(io, {
+        revision: options.rev,
+        ...(options.type !== undefined ? { type: options.type } : {}),
+        input,
+        json: options.json,
+        quiet: options.quiet,
+        distRoot: join(root, "dist"),
+      });
+    });
+
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
@@ -167,5 +188,10 @@ export function processIo(): Io {
     cwd: process.cwd(),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     fetch: globalThis.fetch,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
   };
 }

@@ -69,7 +69,8 @@ export class CheckEmitter {
     const existing = this.anonymous.get(hint);
     if (existing) return existing;
     let name = `c${hint.replace(/[^\w$]/g, "_")}`;
-    for (let n = 2; this.functions.has(name) || this.index.has(name.slice(1)); n++) name = `c${hint.replace(/[^\w$]/g, "_")}_${n}`;
+    for (let n = 2; this.functions.has(name) || this.index.has(name.slice(1)); n++)
+      name = `c${hint.replace(/[^\w$]/g, "_")}_${n}`;
     this.anonymous.set(hint, name);
     this.declare(name, `${hint.replace(/\$/g, ".")}: ${abbreviate(printType(type))}`, () => this.bodyFor(type, hint));
     return name;
@@ -103,7 +104,10 @@ export class CheckEmitter {
       return this.objectBody(properties, indexSignature, declaration.name);
     }
     if (!declaration.constraints) return this.bodyFor(declaration.type, declaration.name);
-    return [...this.statements(declaration.type, "v", null, `${declaration.name}$type`, declaration.constraints), "return true;"];
+    return [
+      ...this.statements(declaration.type, "v", null, `${declaration.name}$type`, declaration.constraints),
+      "return true;",
+    ];
   }
 
   /** The body of a function checking `v` against `type`. */
@@ -122,7 +126,10 @@ export class CheckEmitter {
       case "union":
         return this.unionBody(type, hint);
       case "intersection":
-        return [...type.members.flatMap((member, i) => this.statements(member, "v", null, `${hint}$${i}`)), "return true;"];
+        return [
+          ...type.members.flatMap((member, i) => this.statements(member, "v", null, `${hint}$${i}`)),
+          "return true;",
+        ];
       default:
         throw new Error(`no check for ${type.kind}`); // keywords and literals are inline tests
     }
@@ -130,8 +137,14 @@ export class CheckEmitter {
 
   // --- objects and arrays ------------------------------------------------
 
-  private objectBody(properties: readonly (Property & { declaredIn?: string })[], indexSignature: IndexSignature | undefined, owner: string): string[] {
-    const lines = [`if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`];
+  private objectBody(
+    properties: readonly (Property & { declaredIn?: string })[],
+    indexSignature: IndexSignature | undefined,
+    owner: string,
+  ): string[] {
+    const lines = [
+      `if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`,
+    ];
     const body: string[] = [];
     for (const property of properties) {
       const key = JSON.stringify(property.name);
@@ -163,7 +176,8 @@ export class CheckEmitter {
   private arrayBody(element: TypeNode, hint: string): string[] {
     const lines = [`if (!Array.isArray(v)) return ${this.runtime("fail")}(f, "type", "must be an array");`];
     const checks = this.statements(element, "x", "i", `${hint}$item`);
-    if (checks.length > 0) lines.push(`for (let i = 0; i < v.length; i++) {`, `const x: unknown = v[i];`, ...checks, `}`);
+    if (checks.length > 0)
+      lines.push(`for (let i = 0; i < v.length; i++) {`, `const x: unknown = v[i];`, ...checks, `}`);
     lines.push("return true;");
     return lines;
   }
@@ -198,24 +212,35 @@ export class CheckEmitter {
     const objectMembers = members.filter((m) => this.jsonKind(m) === "object");
     const arrayMembers = members.filter((m) => this.jsonKind(m) === "array");
     if (objectMembers.length === 1) {
-      lines.push(`if (${this.runtime("isObject")}(v)) return ${this.functionFor(objectMembers[0]!, `${hint}$${members.indexOf(objectMembers[0]!)}`)}(v, f);`);
+      lines.push(
+        `if (${this.runtime("isObject")}(v)) return ${this.functionFor(objectMembers[0]!, `${hint}$${members.indexOf(objectMembers[0]!)}`)}(v, f);`,
+      );
     }
     if (arrayMembers.length === 1) {
-      lines.push(`if (Array.isArray(v)) return ${this.functionFor(arrayMembers[0]!, `${hint}$${members.indexOf(arrayMembers[0]!)}`)}(v, f);`);
+      lines.push(
+        `if (Array.isArray(v)) return ${this.functionFor(arrayMembers[0]!, `${hint}$${members.indexOf(arrayMembers[0]!)}`)}(v, f);`,
+      );
     }
     const names = members.map((m) => abbreviate(printType(m), 40)).join(", ");
     lines.push(`return ${this.runtime("fail")}(f, "anyOf", ${JSON.stringify(`must match one of: ${names}`)});`);
     return lines;
   }
 
-  private taggedUnionBody(members: readonly TypeNode[], tag: { property: string; values: Literal[][] }, hint: string): string[] {
+  private taggedUnionBody(
+    members: readonly TypeNode[],
+    tag: { property: string; values: Literal[][] },
+    hint: string,
+  ): string[] {
     const key = JSON.stringify(tag.property);
     const lines = [
       `if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`,
       `switch (${this.read("v", tag.property)}) {`,
     ];
     members.forEach((member, i) => {
-      lines.push(...tag.values[i]!.map((value) => `case ${literal(value)}:`), `return ${this.functionFor(member, `${hint}$${i}`)}(v, f);`);
+      lines.push(
+        ...tag.values[i]!.map((value) => `case ${literal(value)}:`),
+        `return ${this.functionFor(member, `${hint}$${i}`)}(v, f);`,
+      );
     });
     const all = tag.values.flat().map(literal).join(", ");
     lines.push(
@@ -265,7 +290,7 @@ export class CheckEmitter {
     if (type.kind === "literal") return [type.value];
     if (type.kind === "union") {
       const parts = type.members.map((m) => this.literals(m));
-      return parts.every((p) => p !== undefined) ? parts.flat() as Literal[] : undefined;
+      return parts.every((p) => p !== undefined) ? (parts.flat() as Literal[]) : undefined;
     }
     if (type.kind === "reference") {
       const declaration = this.index.get(type.name);
@@ -294,12 +319,23 @@ export class CheckEmitter {
    * constraints; each failing branch returns false. `segment` is the JS
    * expression of the value's path segment, or null when the value is `v`.
    */
-  private statements(type: TypeNode, value: string, segment: string | null, hint: string, constraints?: Constraints): string[] {
-    const checked = constraints?.nullable && !this.admitsNull(type) ? { kind: "union" as const, members: [type, { kind: "keyword" as const, keyword: "null" as const }] } : type;
+  private statements(
+    type: TypeNode,
+    value: string,
+    segment: string | null,
+    hint: string,
+    constraints?: Constraints,
+  ): string[] {
+    const checked =
+      constraints?.nullable && !this.admitsNull(type)
+        ? { kind: "union" as const, members: [type, { kind: "keyword" as const, keyword: "null" as const }] }
+        : type;
     const inline = this.inlineTest(checked);
     const lines = inline
       ? this.testStatements(inline, value, segment)
-      : [`if (!${this.functionFor(checked, hint)}(${value}, f)) return ${segment === null ? "false" : `${this.runtime("at")}(f, ${segment})`};`];
+      : [
+          `if (!${this.functionFor(checked, hint)}(${value}, f)) return ${segment === null ? "false" : `${this.runtime("at")}(f, ${segment})`};`,
+        ];
     if (constraints) lines.push(...this.constraintStatements(constraints, value, segment));
     return lines;
   }
@@ -311,22 +347,31 @@ export class CheckEmitter {
 
   private constraintStatements(c: Constraints, x: string, segment: string | null): string[] {
     const lines: string[] = [];
-    const rule = (condition: string, keyword: string, message: string) => lines.push(`if (${condition}) return ${this.failure(segment, keyword, message)};`);
+    const rule = (condition: string, keyword: string, message: string) =>
+      lines.push(`if (${condition}) return ${this.failure(segment, keyword, message)};`);
     const isNumber = `typeof ${x} === "number"`;
     const isString = `typeof ${x} === "string"`;
     if (c.integer) rule(`${isNumber} && !Number.isInteger(${x})`, "type", "must be integer");
     if (c.minimum !== undefined) rule(`${isNumber} && ${x} < ${c.minimum}`, "minimum", `must be >= ${c.minimum}`);
     if (c.maximum !== undefined) rule(`${isNumber} && ${x} > ${c.maximum}`, "maximum", `must be <= ${c.maximum}`);
-    if (c.exclusiveMinimum !== undefined) rule(`${isNumber} && ${x} <= ${c.exclusiveMinimum}`, "exclusiveMinimum", `must be > ${c.exclusiveMinimum}`);
-    if (c.exclusiveMaximum !== undefined) rule(`${isNumber} && ${x} >= ${c.exclusiveMaximum}`, "exclusiveMaximum", `must be < ${c.exclusiveMaximum}`);
+    if (c.exclusiveMinimum !== undefined)
+      rule(`${isNumber} && ${x} <= ${c.exclusiveMinimum}`, "exclusiveMinimum", `must be > ${c.exclusiveMinimum}`);
+    if (c.exclusiveMaximum !== undefined)
+      rule(`${isNumber} && ${x} >= ${c.exclusiveMaximum}`, "exclusiveMaximum", `must be < ${c.exclusiveMaximum}`);
     const length = () => `${this.runtime("codePointLength")}(${x})`;
-    if (c.minLength !== undefined) rule(`${isString} && ${length()} < ${c.minLength}`, "minLength", `must have at least ${c.minLength} characters`);
-    if (c.maxLength !== undefined) rule(`${isString} && ${length()} > ${c.maxLength}`, "maxLength", `must have at most ${c.maxLength} characters`);
-    if (c.minItems !== undefined) rule(`Array.isArray(${x}) && ${x}.length < ${c.minItems}`, "minItems", `must have at least ${c.minItems} items`);
-    if (c.maxItems !== undefined) rule(`Array.isArray(${x}) && ${x}.length > ${c.maxItems}`, "maxItems", `must have at most ${c.maxItems} items`);
-    if (c.pattern !== undefined) rule(`${isString} && !${this.pattern(c.pattern)}.test(${x})`, "pattern", `must match pattern ${c.pattern}`);
+    if (c.minLength !== undefined)
+      rule(`${isString} && ${length()} < ${c.minLength}`, "minLength", `must have at least ${c.minLength} characters`);
+    if (c.maxLength !== undefined)
+      rule(`${isString} && ${length()} > ${c.maxLength}`, "maxLength", `must have at most ${c.maxLength} characters`);
+    if (c.minItems !== undefined)
+      rule(`Array.isArray(${x}) && ${x}.length < ${c.minItems}`, "minItems", `must have at least ${c.minItems} items`);
+    if (c.maxItems !== undefined)
+      rule(`Array.isArray(${x}) && ${x}.length > ${c.maxItems}`, "maxItems", `must have at most ${c.maxItems} items`);
+    if (c.pattern !== undefined)
+      rule(`${isString} && !${this.pattern(c.pattern)}.test(${x})`, "pattern", `must match pattern ${c.pattern}`);
     // Only "byte" is asserted; other formats are annotations (runtime/validation.ts).
-    if (c.format === "byte") rule(`${isString} && !${this.runtime("isBase64")}(${x})`, "format", 'must be base64 (format "byte")');
+    if (c.format === "byte")
+      rule(`${isString} && !${this.runtime("isBase64")}(${x})`, "format", 'must be base64 (format "byte")');
     return lines;
   }
 
@@ -341,11 +386,19 @@ export class CheckEmitter {
           case "string":
           case "number":
           case "boolean":
-            return { invalid: (x) => `typeof ${x} !== "${type.keyword}"`, keyword: "type", message: `must be ${type.keyword}` };
+            return {
+              invalid: (x) => `typeof ${x} !== "${type.keyword}"`,
+              keyword: "type",
+              message: `must be ${type.keyword}`,
+            };
           case "null":
             return { invalid: (x) => `${x} !== null`, keyword: "type", message: "must be null" };
           case "object":
-            return { invalid: (x) => `!${this.runtime("isObject")}(${x})`, keyword: "type", message: "must be an object" };
+            return {
+              invalid: (x) => `!${this.runtime("isObject")}(${x})`,
+              keyword: "type",
+              message: "must be an object",
+            };
           case "never":
           case "undefined":
             // A value that is present at all is wrong.
@@ -353,7 +406,11 @@ export class CheckEmitter {
         }
         break;
       case "literal":
-        return { invalid: (x) => `${x} !== ${literal(type.value)}`, keyword: "const", message: `must be ${literal(type.value)}` };
+        return {
+          invalid: (x) => `${x} !== ${literal(type.value)}`,
+          keyword: "const",
+          message: `must be ${literal(type.value)}`,
+        };
       case "reference": {
         const declaration = this.index.get(type.name);
         if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
@@ -373,7 +430,8 @@ export class CheckEmitter {
     for (const member of members) {
       if (member.kind === "literal") literals.push(member.value);
       else if (member.kind === "keyword") {
-        if (member.keyword === "any" || member.keyword === "unknown") return { invalid: null, keyword: "", message: "" };
+        if (member.keyword === "any" || member.keyword === "unknown")
+          return { invalid: null, keyword: "", message: "" };
         if (!["string", "number", "boolean", "null", "object"].includes(member.keyword)) return undefined;
         kinds.add(member.keyword);
       } else {
@@ -384,20 +442,35 @@ export class CheckEmitter {
       }
     }
     const kept = literals.filter((l) => !kinds.has(typeof l));
-    const sortedKinds = [...kinds].sort(byCodeUnit);
+    const orderedKinds = [...kinds]; // as the schema lists them: "number or null" for `number | null`
     const accept = (x: string) => [
-      ...sortedKinds.map((k) => (k === "null" ? `${x} === null` : k === "object" ? `${this.runtime("isObject")}(${x})` : `typeof ${x} === "${k}"`)),
+      ...orderedKinds.map((k) =>
+        k === "null"
+          ? `${x} === null`
+          : k === "object"
+            ? `${this.runtime("isObject")}(${x})`
+            : `typeof ${x} === "${k}"`,
+      ),
       ...kept.map((l) => `${x} === ${literal(l)}`),
     ];
-    if (sortedKinds.length === 0) {
-      return { invalid: (x) => kept.map((l) => `${x} !== ${literal(l)}`).join(" && "), keyword: "enum", message: `must be one of ${kept.map(literal).join(", ")}` };
+    if (orderedKinds.length === 0) {
+      return {
+        invalid: (x) => kept.map((l) => `${x} !== ${literal(l)}`).join(" && "),
+        keyword: "enum",
+        message: `must be one of ${kept.map(literal).join(", ")}`,
+      };
     }
-    const described = [...sortedKinds.map((k) => (k === "object" ? "an object" : k)), ...kept.map(literal)].join(" or ");
+    const described = [...orderedKinds.map((k) => (k === "object" ? "an object" : k)), ...kept.map(literal)].join(
+      " or ",
+    );
     return { invalid: (x) => `!(${accept(x).join(" || ")})`, keyword: "type", message: `must be ${described}` };
   }
 
   /** For an alias of primitives and literals: its kinds and literals. */
-  private literalsOrKinds(type: TypeNode & { kind: "reference" }, seen: Set<string>): { kinds: string[]; literals: Literal[] } | undefined {
+  private literalsOrKinds(
+    type: TypeNode & { kind: "reference" },
+    seen: Set<string>,
+  ): { kinds: string[]; literals: Literal[] } | undefined {
     const declaration = this.index.get(type.name);
     if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
     const inner = declaration.type;
@@ -406,7 +479,8 @@ export class CheckEmitter {
     const literals: Literal[] = [];
     for (const member of members) {
       if (member.kind === "literal") literals.push(member.value);
-      else if (member.kind === "keyword" && ["string", "number", "boolean", "null", "object"].includes(member.keyword)) kinds.push(member.keyword);
+      else if (member.kind === "keyword" && ["string", "number", "boolean", "null", "object"].includes(member.keyword))
+        kinds.push(member.keyword);
       else if (member.kind === "reference") {
         const nested = this.literalsOrKinds(member, new Set([...seen, type.name]));
         if (!nested) return undefined;
@@ -437,7 +511,9 @@ export class CheckEmitter {
 
   /** Reads an own property; names Object.prototype also has go through own(). */
   private read(object: string, property: string): string {
-    return prototypeNames.has(property) ? `${this.runtime("own")}(${object}, ${JSON.stringify(property)})` : `${object}[${JSON.stringify(property)}]`;
+    return prototypeNames.has(property)
+      ? `${this.runtime("own")}(${object}, ${JSON.stringify(property)})`
+      : `${object}[${JSON.stringify(property)}]`;
   }
 
   private pattern(source: string): string {

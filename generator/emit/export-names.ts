@@ -24,11 +24,24 @@ export interface TypeExportNames {
 }
 
 /** The guard and validator name of every schema type, unique among everything index.ts exports. */
-export function typeExportNames(model: Pick<RevisionModel, "declarations" | "constants">): Map<string, TypeExportNames> {
-  const reserved = new Set([...fixedExports, ...model.declarations.map((d) => d.name), ...model.constants.map((c) => c.name)]);
-  const wanted = model.declarations.map((d) => ({ type: d.name, guard: `is${d.name}`, validator: `validate${d.name}` }));
+export function typeExportNames(
+  model: Pick<RevisionModel, "declarations" | "constants">,
+): Map<string, TypeExportNames> {
+  const reserved = new Set([
+    ...fixedExports,
+    ...model.declarations.map((d) => d.name),
+    ...model.constants.map((c) => c.name),
+  ]);
+  const wanted = model.declarations.map((d) => ({
+    type: d.name,
+    guard: `is${d.name}`,
+    validator: `validate${d.name}`,
+  }));
   // Plain names first, so that a suffixed name never takes another type's plain one.
-  const taken = new Set([...reserved, ...wanted.flatMap((w) => [w.guard, w.validator]).filter((n) => !reserved.has(n))]);
+  const taken = new Set([
+    ...reserved,
+    ...wanted.flatMap((w) => [w.guard, w.validator]).filter((n) => !reserved.has(n)),
+  ]);
   const unique = (plain: string): string => {
     if (!reserved.has(plain)) return plain;
     let name = `${plain}Type`;

@@ -10,7 +10,11 @@ const runtime = "mcpgen/runtime";
 /** Names guards.ts exports besides is<Type>. */
 export const guardsFileExports = ["classify", "envelope"] as const;
 
-export function emitGuards(file: GeneratedFile, model: RevisionModel, names: ReadonlyMap<string, TypeExportNames>): void {
+export function emitGuards(
+  file: GeneratedFile,
+  model: RevisionModel,
+  names: ReadonlyMap<string, TypeExportNames>,
+): void {
   const C = file.importNamespace("./checks.js", "C", { typeOnly: false });
   const T = file.importNamespace("./types.js", "T", { typeOnly: true });
   const envelope = {

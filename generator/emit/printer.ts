@@ -40,7 +40,8 @@ export class GeneratedFile {
   /** Imports a module as a namespace and returns the alias to use. */
   importNamespace(from: string, alias: string, options: { typeOnly: boolean }): string {
     const existing = this.namespaces.get(from);
-    if (existing && existing.alias !== alias) throw new Error(`${this.path}: ${from} is already imported as ${existing.alias}`);
+    if (existing && existing.alias !== alias)
+      throw new Error(`${this.path}: ${from} is already imported as ${existing.alias}`);
     this.namespaces.set(from, { alias, typeOnly: options.typeOnly && (existing?.typeOnly ?? true) });
     return alias;
   }
@@ -59,7 +60,9 @@ export class GeneratedFile {
     ].join("\n");
     const namespaces = [...this.namespaces.entries()]
       .sort(([a], [b]) => byCodeUnit(a, b))
-      .map(([from, { alias, typeOnly }]) => `import ${typeOnly ? "type " : ""}* as ${alias} from ${JSON.stringify(from)};`);
+      .map(
+        ([from, { alias, typeOnly }]) => `import ${typeOnly ? "type " : ""}* as ${alias} from ${JSON.stringify(from)};`,
+      );
     const named = [...this.imports.keys()].sort(byCodeUnit).map((from) => {
       const names = [...this.imports.get(from)!.entries()].sort(([a], [b]) => byCodeUnit(a, b));
       const allTypes = names.every(([, n]) => n.typeOnly);

@@ -36,4 +36,3 @@ export function revisionInfo(model: RevisionModel) {
     commit: model.source.commit ?? null,
   };
 }
-

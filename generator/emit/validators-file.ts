@@ -10,8 +10,14 @@ import type { GeneratedFile } from "./printer.js";
 const runtime = "mcpgen/runtime";
 
 /** Names validators.ts exports besides validate<Type>. */
-export const validatorsFileExports = ["TypeName", "messageTables", "validate", "validateMessage", "validateParams", "validateResult"] as const;
-
+export const validatorsFileExports = [
+  "TypeName",
+  "messageTables",
+  "validate",
+  "validateMessage",
+  "validateParams",
+  "validateResult",
+] as const;
 
 export function emitValidators(
   file: GeneratedFile,
@@ -32,7 +38,11 @@ export function emitValidators(
   const resultCheck = (method: MethodModel): string => {
     const response = method.result!.response;
     const property = response && propertyOf({ kind: "reference", name: response }, "result", index);
-    return check(property ? checks.functionForProperty(property, response) : checks.functionFor(method.result!.type, `${method.type}$result`));
+    return check(
+      property
+        ? checks.functionForProperty(property, response)
+        : checks.functionFor(method.result!.type, `${method.type}$result`),
+    );
   };
 
   file.print(`
@@ -47,7 +57,10 @@ export function emitValidators(
         ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${paramsCheck(m)},`).join("\n")}
       },
       results: {
-        ${model.methods.filter((m) => m.result).map((m) => `${JSON.stringify(m.name)}: ${resultCheck(m)},`).join("\n")}
+        ${model.methods
+          .filter((m) => m.result)
+          .map((m) => `${JSON.stringify(m.name)}: ${resultCheck(m)},`)
+          .join("\n")}
       },
     } as const satisfies ${file.importType(runtime, "MessageTables")};
 

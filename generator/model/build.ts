@@ -112,7 +112,13 @@ function envelopeOf(index: DeclarationIndex, diagnostics: Diagnostic[]): Envelop
       code: ErrorCode.Envelope,
       message: `JSONRPCMessage has no ${missing.join(", ")} member (a type requiring method and id, method alone, result, error)`,
     });
-    return { request: request ?? "", notification: notification ?? "", resultResponse: resultResponse ?? "", errorResponse: errorResponse ?? "", errorIdRequired };
+    return {
+      request: request ?? "",
+      notification: notification ?? "",
+      resultResponse: resultResponse ?? "",
+      errorResponse: errorResponse ?? "",
+      errorIdRequired,
+    };
   }
   return { request, notification, resultResponse, errorResponse, errorIdRequired };
 }

@@ -127,7 +127,11 @@ class SchemaReader {
     const body = this.readMembers(node.getMembers());
     const doc = this.readDoc(node);
     if (this.readAnnotations(doc, node) !== undefined) {
-      this.fail(node, ErrorCode.UnsupportedAnnotation, `validation annotations on an interface are not supported; put them on its properties`);
+      this.fail(
+        node,
+        ErrorCode.UnsupportedAnnotation,
+        `validation annotations on an interface are not supported; put them on its properties`,
+      );
     }
     return {
       kind: "interface",
@@ -305,7 +309,11 @@ class SchemaReader {
     }
     const doc = this.readDoc(node);
     if (this.readAnnotations(doc, node) !== undefined) {
-      this.fail(node, ErrorCode.UnsupportedAnnotation, `validation annotations on an index signature are not supported`);
+      this.fail(
+        node,
+        ErrorCode.UnsupportedAnnotation,
+        `validation annotations on an index signature are not supported`,
+      );
     }
     return {
       keyName: node.getKeyName(),

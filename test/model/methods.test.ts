@@ -152,6 +152,36 @@ describe("messages the unions cannot place", () => {
       },
     ]);
   });
+
+  test("a JSONRPCMessage without one of the four message shapes (E_ENVELOPE)", () => {
+    const text = base.replace(" | JSONRPCErrorResponse;", ";");
+    const m = buildRevisionModel(parseSchema({ file: "schema.ts", text }), {
+      revision: "x",
+      source: { file: "schema.ts", sha256: "", locked: false },
+      overlay: noOverlay,
+    });
+    expect(m.diagnostics).toEqual([
+      {
+        severity: "error",
+        code: "E_ENVELOPE",
+        message:
+          "JSONRPCMessage has no errorResponse member (a type requiring method and id, method alone, result, error)",
+      },
+    ]);
+  });
+
+  test("the envelope facts name the four message shapes", () => {
+    const m = model(pingAndCall, {
+      overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] },
+    });
+    expect(m.facts.envelope).toEqual({
+      request: "JSONRPCRequest",
+      notification: "JSONRPCNotification",
+      resultResponse: "JSONRPCResultResponse",
+      errorResponse: "JSONRPCErrorResponse",
+      errorIdRequired: false,
+    });
+  });
 });
 
 describe("results are paired from the schema first", () => {

@@ -187,7 +187,11 @@ describe("refused schema constructs", () => {
       `export interface Err { id: number; error: object }`,
       `export type JSONRPCMessage = Req | Note | Res | Err;`,
     ].join("\n");
-    for (const [name, line] of [["RequestMap", 8], ["validateParams", 8], ["classify", 8]] as const) {
+    for (const [name, line] of [
+      ["RequestMap", 8],
+      ["validateParams", 8],
+      ["classify", 8],
+    ] as const) {
       const model = buildModel(snippetSource(`${envelope}\nexport interface ${name} { a: string }`));
       await expect(revisionOutput(model)).rejects.toThrow(
         `snippet.ts:${line}:1: error E_NAME_COLLISION: the schema declares ${name}, a name mcpgen generates for every revision`,

@@ -48,7 +48,11 @@ export class Sampler {
       case "keyword":
         switch (type.keyword) {
           case "string":
-            return constraints?.format === "byte" ? "aGVsbG8=" : constraints?.format === "uri" ? "https://example.com/x" : "text";
+            return constraints?.format === "byte"
+              ? "aGVsbG8="
+              : constraints?.format === "uri"
+                ? "https://example.com/x"
+                : "text";
           case "number":
             return numberWithin(constraints);
           case "boolean":
@@ -64,8 +68,14 @@ export class Sampler {
         return type.value;
       case "reference": {
         const declaration = this.index.get(type.name)!;
-        if (declaration.kind === "alias") return this.sample(declaration.type, options, depth + 1, declaration.constraints);
-        return this.objectSample(declaration.resolved.properties, declaration.resolved.indexSignature?.type, options, depth + 1);
+        if (declaration.kind === "alias")
+          return this.sample(declaration.type, options, depth + 1, declaration.constraints);
+        return this.objectSample(
+          declaration.resolved.properties,
+          declaration.resolved.indexSignature?.type,
+          options,
+          depth + 1,
+        );
       }
       case "union": {
         const members = this.flatten(type);
@@ -103,7 +113,9 @@ export class Sampler {
   private flatten(type: TypeNode & { kind: "union" }): TypeNode[] {
     return type.members.flatMap((m) => {
       const declaration = m.kind === "reference" ? this.index.get(m.name) : undefined;
-      return declaration?.kind === "alias" && declaration.type.kind === "union" && !declaration.constraints ? this.flatten(declaration.type) : [m];
+      return declaration?.kind === "alias" && declaration.type.kind === "union" && !declaration.constraints
+        ? this.flatten(declaration.type)
+        : [m];
     });
   }
 
@@ -165,7 +177,24 @@ export function methodSeeds(model: RevisionModel): Seed[] {
   return seeds;
 }
 
-const otherValues: unknown[] = [null, true, false, 0, 1, -1, 1.5, 2, "", "x", "aGk=", "not base64!", [], [null], {}, { x: 1 }];
+const otherValues: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  1.5,
+  2,
+  "",
+  "x",
+  "aGk=",
+  "not base64!",
+  [],
+  [null],
+  {},
+  { x: 1 },
+];
 
 /** Every single-point mutation of a seed, deduplicated. */
 export function mutations(seed: Seed, literals: readonly (string | number | boolean)[]): Mutation[] {
@@ -180,10 +209,12 @@ export function mutations(seed: Seed, literals: readonly (string | number | bool
   const visit = (node: unknown, path: (string | number)[]) => {
     const where = "/" + path.join("/");
     for (const other of [...otherValues, ...(typeof node === "string" || typeof node === "number" ? literals : [])]) {
-      if (JSON.stringify(other) !== JSON.stringify(node)) add(replaceAt(seed.value, path, other), `replace ${where} with ${JSON.stringify(other)}`);
+      if (JSON.stringify(other) !== JSON.stringify(node))
+        add(replaceAt(seed.value, path, other), `replace ${where} with ${JSON.stringify(other)}`);
     }
     if (Array.isArray(node)) {
-      for (const wrong of [null, "x", 1, {}, []]) add(replaceAt(seed.value, path, [...node, wrong]), `push ${JSON.stringify(wrong)} into ${where}`);
+      for (const wrong of [null, "x", 1, {}, []])
+        add(replaceAt(seed.value, path, [...node, wrong]), `push ${JSON.stringify(wrong)} into ${where}`);
       if (node.length > 0) add(replaceAt(seed.value, path, node.slice(1)), `remove the first item of ${where}`);
       node.forEach((item, i) => visit(item, [...path, i]));
     } else if (typeof node === "object" && node !== null) {
@@ -193,7 +224,10 @@ export function mutations(seed: Seed, literals: readonly (string | number | bool
         add(replaceAt(seed.value, path, rest), `drop ${where === "/" ? "" : where}/${key}`);
       }
       add(replaceAt(seed.value, path, { ...object, mcpgenUnknown: 1 }), `add an unknown property to ${where}`);
-      add(replaceAt(seed.value, path, { ...object, mcpgenUnknown: { nested: [null] } }), `add an unknown object to ${where}`);
+      add(
+        replaceAt(seed.value, path, { ...object, mcpgenUnknown: { nested: [null] } }),
+        `add an unknown object to ${where}`,
+      );
       for (const [key, child] of Object.entries(object)) visit(child, [...path, key]);
     }
   };

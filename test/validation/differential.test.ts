@@ -33,7 +33,8 @@ describe.each(pinnedRevisions)("revision %s", (revision) => {
     const walk = (node: unknown, path: string) => {
       if (typeof node !== "object" || node === null) return;
       places.set(node, path);
-      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+      for (const [key, child] of Object.entries(node))
+        walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
     };
     walk(oracle.schema, "#");
   });
@@ -61,7 +62,8 @@ describe.each(pinnedRevisions)("revision %s", (revision) => {
         const value = JSON.parse(readFileSync(join(dir, type, name), "utf8"));
         expect(validate(type, value), `${type}/${name}`).toEqual({ valid: true });
         const theirs = oracle.validate(type, value);
-        if (!theirs.valid) expect(explanation(theirs.errors), `${type}/${name}: ${JSON.stringify(theirs.errors)}`).toBeDefined();
+        if (!theirs.valid)
+          expect(explanation(theirs.errors), `${type}/${name}: ${JSON.stringify(theirs.errors)}`).toBeDefined();
       }
     }
   });
@@ -83,7 +85,9 @@ describe.each(pinnedRevisions)("revision %s", (revision) => {
         const why = ours.valid ? explanation(theirs.errors) : undefined;
         if (why) hits.set(why.place, (hits.get(why.place) ?? 0) + 1);
         else {
-          const detail = ours.valid ? `ajv rejects: ${JSON.stringify(theirs.errors.slice(0, 3))}` : `mcpgen rejects: ${JSON.stringify(ours)}`;
+          const detail = ours.valid
+            ? `ajv rejects: ${JSON.stringify(theirs.errors.slice(0, 3))}`
+            : `mcpgen rejects: ${JSON.stringify(ours)}`;
           unexplained.push(`${type}: ${label}: ${detail}`);
         }
       }

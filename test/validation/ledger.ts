@@ -77,7 +77,8 @@ export const ledger: readonly LedgerClass[] = [
   {
     id: "json-value-without-null",
     schemaTs: "JSONValue = string | number | boolean | null | JSONObject | JSONArray",
-    schemaJson: 'JSONValue = anyOf [JSONObject, array, "type": ["string", "integer", "boolean"]]: no null, no non-integer',
+    schemaJson:
+      'JSONValue = anyOf [JSONObject, array, "type": ["string", "integer", "boolean"]]: no null, no non-integer',
     upstream:
       "no upstream issue found at the pinned commit; same generator run as #2698, which also drops null from a union " +
       "unless the field carries @nullable (the fix for Task.ttl, modelcontextprotocol/modelcontextprotocol#2313)",

@@ -24,7 +24,12 @@ export class SchemaJsonOracle {
     this.schema = JSON.parse(readFileSync(join(projectRoot, "spec", revision, "schema.json"), "utf8"));
     const draft2020 = this.schema.$schema.includes("2020-12");
     this.definitionsKey = draft2020 ? "$defs" : "definitions";
-    const options = { strict: false, allErrors: false, verbose: true, formats: { uri: true, "uri-template": true } } as const;
+    const options = {
+      strict: false,
+      allErrors: false,
+      verbose: true,
+      formats: { uri: true, "uri-template": true },
+    } as const;
     this.ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
     (addFormats as unknown as (ajv: Ajv, formats: string[]) => void)(this.ajv, ["byte"]);
     this.ajv.addSchema(this.schema, "mcp");
@@ -50,7 +55,11 @@ export class SchemaJsonOracle {
     const id = `mcp-node-${this.nodeIds.size}`;
     let validator = this.nodeValidators.get(node);
     if (!validator) {
-      const wrapper = { $id: id, ...(this.definitionsKey === "$defs" ? { $defs: this.schema.$defs } : { definitions: this.schema.definitions }), ...(node as object) };
+      const wrapper = {
+        $id: id,
+        ...(this.definitionsKey === "$defs" ? { $defs: this.schema.$defs } : { definitions: this.schema.definitions }),
+        ...(node as object),
+      };
       validator = this.ajv.compile(wrapper);
       this.nodeIds.set(node, id);
       this.nodeValidators.set(node, validator);

@@ -20,8 +20,8 @@ export function cCallToolRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -135,8 +135,8 @@ export function cCreateMessageRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -200,8 +200,8 @@ export function cInitializeRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -268,8 +268,8 @@ export function cJSONRPCError(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   x = v["error"];
   if (x === undefined) return missing(f, "error");
   if (!cJSONRPCError$error(x, f)) return at(f, "error");
@@ -332,8 +332,8 @@ export function cJSONRPCRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   x = v["method"];
   if (x === undefined) return missing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
@@ -359,8 +359,8 @@ export function cJSONRPCResponse(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   x = v["result"];
   if (x === undefined) return missing(f, "result");
   if (!cResult(x, f)) return at(f, "result");
@@ -379,8 +379,8 @@ export function cListToolsRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return at(f, "params");
@@ -438,8 +438,8 @@ export function cPingRequest(v: unknown, f: Failure | null): boolean {
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "number" || typeof x === "string"))
-    return failAt(f, "id", "type", "must be number or string");
+  if (!(typeof x === "string" || typeof x === "number"))
+    return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return at(f, "params");
@@ -463,8 +463,8 @@ export function cRequest(v: unknown, f: Failure | null): boolean {
 
 /** RequestId */
 export function cRequestId(v: unknown, f: Failure | null): boolean {
-  if (!(typeof v === "number" || typeof v === "string"))
-    return fail(f, "type", "must be number or string");
+  if (!(typeof v === "string" || typeof v === "number"))
+    return fail(f, "type", "must be string or number");
   return true;
 }
 
