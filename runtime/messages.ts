@@ -55,8 +55,11 @@ export function classifyMessage(message: unknown, envelope: Envelope): Classific
 
 function classifyOne(message: unknown, envelope: Envelope): Classification {
   if (!isObject(message)) return bad("a JSON-RPC message must be an object", "");
-  const { jsonrpc, id, method } = message;
-  const known = isId(id) ? { id } : {};
+  const jsonrpc = message["jsonrpc"];
+  const id = message["id"];
+  const method = message["method"];
+  // Reports of a message that carries a usable id echo it (bad() keeps it only if it is one).
+  const known = id;
   if (jsonrpc === undefined) return bad("missing jsonrpc", "/jsonrpc", known);
   if (jsonrpc !== envelope.jsonrpcVersion)
     return bad(`jsonrpc must be "${envelope.jsonrpcVersion}"`, "/jsonrpc", known);
@@ -90,8 +93,9 @@ function classifyOne(message: unknown, envelope: Envelope): Classification {
   return bad("a message needs a method (request, notification), a result or an error", "", known);
 }
 
-function bad(reason: string, path: string, known: { id?: RequestId } = {}): Classification {
-  return { kind: "invalid", reason, path, ...known };
+/** An invalid message; `id` is kept when it is a usable request id, so that a reply can echo it. */
+function bad(reason: string, path: string, id?: unknown): Classification {
+  return isId(id) ? { kind: "invalid", reason, path, id } : { kind: "invalid", reason, path };
 }
 
 function withPrefix(classification: Classification, prefix: string): Classification {
@@ -152,6 +156,14 @@ export interface MessageVerdict {
   readonly result: ValidationResult;
 }
 
+function rejected(
+  classification: Classification,
+  error: ValidationError,
+  extra: { method?: string } = {},
+): MessageVerdict {
+  return { classification, ...extra, result: invalid([error]) };
+}
+
 /**
  * Classifies a message and checks it against the schema type its method (or,
  * for a response, `requestMethod`) calls for. Without `requestMethod` a result
@@ -159,14 +171,13 @@ export interface MessageVerdict {
  */
 export function checkMessage(message: unknown, tables: MessageTables, requestMethod?: string): MessageVerdict {
   const classification = classifyMessage(message, tables.envelope);
-  const rejected = (error: ValidationError, extra: { method?: string } = {}): MessageVerdict => ({
-    classification,
-    ...extra,
-    result: invalid([error]),
-  });
   switch (classification.kind) {
     case "invalid":
-      return rejected({ path: classification.path, keyword: "jsonrpc", message: classification.reason });
+      return rejected(classification, {
+        path: classification.path,
+        keyword: "jsonrpc",
+        message: classification.reason,
+      });
     case "batch": {
       const verdicts = (message as unknown[]).map((item) => checkMessage(item, tables));
       const failed = verdicts.flatMap((v, i) =>
@@ -180,6 +191,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       const entry: MethodEntry | undefined = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
       if (!entry) {
         return rejected(
+          classification,
           {
             path: "/method",
             keyword: "method",
@@ -190,6 +202,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       }
       if (entry.kind !== classification.kind) {
         return rejected(
+          classification,
           {
             path: "/id",
             keyword: "method",
@@ -200,6 +213,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       }
       if (entry.inputRequest) {
         return rejected(
+          classification,
           {
             path: "/method",
             keyword: "method",
@@ -223,6 +237,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       const check = hasOwn(tables.results, requestMethod) ? tables.results[requestMethod] : undefined;
       if (!check) {
         return rejected(
+          classification,
           {
             path: "",
             keyword: "method",

@@ -20,6 +20,11 @@
 //   annotations, as format is by default in JSON Schema 2020-12 (§7.2.1).
 // - The first problem found is reported, with a JSON pointer to the value.
 
+// Web-platform globals (Node >= 16, browsers, workers, Deno, Bun), not in the
+// ES2022 lib: declared here so that the runtime type-checks without DOM or Node types.
+declare function atob(data: string): string;
+declare function btoa(data: string): string;
+
 export interface ValidationError {
   /** JSON pointer (RFC 6901) to the offending value, "" for the value itself. */
   readonly path: string;
@@ -44,19 +49,26 @@ export type Check = (value: unknown, failure: Failure | null) => boolean;
 
 const VALID: ValidationResult = Object.freeze({ valid: true });
 
+/**
+ * One Failure serves every run: checks are synchronous and call no user code,
+ * so runs never overlap, and the valid path allocates nothing.
+ */
+const shared = new Failure();
+
 /** Runs a check and reports its first problem. */
 export function run(check: Check, value: unknown, prefix: readonly (string | number)[] = []): ValidationResult {
-  const failure = new Failure();
+  shared.segments.length = 0;
   try {
-    if (check(value, failure)) return VALID;
+    if (check(value, shared)) return VALID;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // A value nested deeply enough to exhaust the stack: refuse it rather than crash.
     return invalid([{ path: pointer(prefix), keyword: "depth", message: "is nested too deeply to check" }]);
   }
-  return invalid([
-    { path: pointer([...prefix, ...failure.segments.reverse()]), keyword: failure.keyword, message: failure.message },
-  ]);
+  // Segments were added innermost first.
+  let path = pointer(prefix);
+  for (let i = shared.segments.length - 1; i >= 0; i--) path += "/" + escapeSegment(shared.segments[i]!);
+  return invalid([{ path, keyword: shared.keyword, message: shared.message }]);
 }
 
 /** Runs a check for a guard: only the answer, false for values too deep to check. */
@@ -131,15 +143,32 @@ export function codePointLength(value: string): number {
 }
 
 /**
- * Base64 with padding, RFC 4648 §4 (format "byte"), in one pass over the
- * character codes: no regular expression over a possibly huge blob.
+ * Base64 with padding, RFC 4648 §4 (format "byte"). The common case, canonical
+ * base64, is proved by a native round trip (atob/btoa, in every runtime): if
+ * re-encoding the decoded bytes gives the input back, the input is exactly
+ * alphabet characters with correct padding. Anything else (non-zero padding
+ * bits, whitespace, base64url, junk) is settled by the character scan. No
+ * regular expression runs over a possibly large blob.
  */
 export function isBase64(value: string): boolean {
+  if (value.length % 4 !== 0) return false;
+  try {
+    if (btoa(atob(value)) === value) return true;
+  } catch {
+    return false; // atob accepts a superset of strict base64; what it refuses is not base64
+  }
+  return isBase64Scan(value);
+}
+
+/** The exact rule, one character at a time. */
+export function isBase64Scan(value: string): boolean {
   const length = value.length;
   if (length % 4 !== 0) return false;
-  let padding = 0;
-  if (length > 0 && value.charCodeAt(length - 1) === 61 /* = */) padding = value.charCodeAt(length - 2) === 61 ? 2 : 1;
-  const end = length - padding;
+  let end = length;
+  if (end > 0 && value.charCodeAt(end - 1) === 61 /* = */) {
+    end--;
+    if (value.charCodeAt(end - 1) === 61) end--;
+  }
   for (let i = 0; i < end; i++) {
     const code = value.charCodeAt(i);
     const ok =
@@ -156,6 +185,13 @@ export function isBase64(value: string): boolean {
 /** A JSON pointer from path segments (outermost first). */
 export function pointer(segments: readonly (string | number)[]): string {
   let out = "";
-  for (const segment of segments) out += "/" + String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  for (const segment of segments) out += "/" + escapeSegment(segment);
   return out;
+}
+
+/** One reference token of a JSON pointer: ~ as ~0, / as ~1 (RFC 6901 §3). */
+function escapeSegment(segment: string | number): string {
+  if (typeof segment === "number") return String(segment);
+  if (segment.indexOf("~") === -1 && segment.indexOf("/") === -1) return segment;
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }

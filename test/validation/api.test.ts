@@ -6,6 +6,7 @@ import { codePointLength, isBase64, pointer } from "../../runtime/validation.js"
 import type { Classification, MessageVerdict } from "../../runtime/messages.js";
 import type { ValidationResult } from "../../runtime/validation.js";
 import { importGenerated } from "../helpers.js";
+import { byteFormat } from "./oracle.js";
 
 interface Revision {
   validate(type: string, value: unknown): ValidationResult;
@@ -43,8 +44,27 @@ describe("runtime helpers", () => {
     ["a b=", false],
     ["aGVs\nbG8=", false],
     ["aGVsbG8-", false],
+    ["YR==", true], // not canonical (non-zero padding bits), still the "byte" format
+    ["YQ ==", false],
+    ["-_-_", false],
   ])("isBase64(%j) = %s", (value, expected) => {
     expect(isBase64(value)).toBe(expected);
+  });
+
+  test("isBase64 agrees with ajv-formats' byte format on 20,000 random strings", () => {
+    const byte = byteFormat; // ajv-formats' own check, on single-line strings (see oracle.ts)
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const noise = ["=", " ", "\n", "-", "_", "é", "\u0000"];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let i = 0; i < 20_000; i++) {
+      let text = "";
+      const length = random(13);
+      for (let j = 0; j < length; j++)
+        text += random(10) === 0 ? noise[random(noise.length)] : alphabet[random(alphabet.length)];
+      if (random(3) === 0) text += "=".repeat(random(3));
+      expect(isBase64(text), JSON.stringify(text)).toBe(byte(text));
+    }
   });
 
   test("codePointLength counts a surrogate pair once", () => {

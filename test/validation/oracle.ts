@@ -2,12 +2,21 @@
 // same revision (draft-07 or 2020-12, as the file declares). Formats as mcpgen
 // treats them (runtime/validation.ts): "byte" asserted, with ajv-formats'
 // own implementation; "uri" and "uri-template" are annotations.
+//
+// ajv-formats 3.0.1 compiles its byte pattern with the m flag, so ^...$ match
+// per line and "junk\nYQ==" passes; the oracle refuses line terminators before
+// asking it, which makes it the single-line pattern it means to be.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import { projectRoot } from "../helpers.js";
+
+const ajvFormatsByte = (fullFormats as unknown as Record<string, (text: string) => boolean>)["byte"]!;
+
+/** ajv-formats' byte format, for single-line strings only (see above). */
+export const byteFormat = (text: string): boolean => !/[\n\r\u2028\u2029]/.test(text) && ajvFormatsByte(text);
 
 export interface OracleVerdict {
   valid: boolean;
@@ -31,7 +40,7 @@ export class SchemaJsonOracle {
       formats: { uri: true, "uri-template": true },
     } as const;
     this.ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
-    (addFormats as unknown as (ajv: Ajv, formats: string[]) => void)(this.ajv, ["byte"]);
+    this.ajv.addFormat("byte", byteFormat);
     this.ajv.addSchema(this.schema, "mcp");
   }
 

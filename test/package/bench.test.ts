@@ -1,0 +1,27 @@
+// The validation benchmark runs from its npm script's build and prints every
+// row; the figures themselves are for the README, not asserted (this machine is
+// shared and noisy).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { projectRoot } from "../helpers.js";
+
+test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
+  const script = join(projectRoot, "dist", "bench", "validate.js");
+  expect(existsSync(script), "npm test compiles bench/ first").toBe(true);
+  const run = spawnSync(process.execPath, [script, "--quick"], {
+    cwd: projectRoot,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  for (const row of ["JSON.parse", "JSON.parse + mcpgen", "JSON.parse + SDK (zod)", "JSON.parse + ajv"]) {
+    expect(run.stdout.match(new RegExp(`^${row.replace(/[+()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d×$`, "gm"))).toHaveLength(
+      2,
+    );
+  }
+  expect(run.stdout).not.toContain("note:"); // no validator disagrees with a message's expected verdict
+  expect(run.stdout).toMatch(/import\("mcpgen\/2025-11-25"\) +\d+\.\d ms/);
+}, 180_000);
