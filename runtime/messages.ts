@@ -156,6 +156,11 @@ export interface MessageVerdict {
   readonly result: ValidationResult;
 }
 
+/** A message whose method does not fit the revision (unknown, wrong kind, or not sent on its own). */
+function methodRejected(classification: Classification, method: string, path: string, message: string): MessageVerdict {
+  return rejected(classification, { path, keyword: "method", message }, { method });
+}
+
 function rejected(
   classification: Classification,
   error: ValidationError,
@@ -189,37 +194,18 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
     case "notification": {
       const { method } = classification;
       const entry: MethodEntry | undefined = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
-      if (!entry) {
-        return rejected(
-          classification,
-          {
-            path: "/method",
-            keyword: "method",
-            message: `${method} is not a method of revision ${tables.envelope.revision}`,
-          },
-          { method },
-        );
-      }
+      const revision = tables.envelope.revision;
+      if (!entry)
+        return methodRejected(classification, method, "/method", `${method} is not a method of revision ${revision}`);
       if (entry.kind !== classification.kind) {
-        return rejected(
-          classification,
-          {
-            path: "/id",
-            keyword: "method",
-            message: `${method} is a ${entry.kind} in revision ${tables.envelope.revision}`,
-          },
-          { method },
-        );
+        return methodRejected(classification, method, "/id", `${method} is a ${entry.kind} in revision ${revision}`);
       }
       if (entry.inputRequest) {
-        return rejected(
+        return methodRejected(
           classification,
-          {
-            path: "/method",
-            keyword: "method",
-            message: `${method} travels only inside InputRequiredResult in revision ${tables.envelope.revision}`,
-          },
-          { method },
+          method,
+          "/method",
+          `${method} travels only inside InputRequiredResult in revision ${revision}`,
         );
       }
       return { classification, method, type: entry.type, result: run(tables.checks[entry.type]!, message) };
