@@ -5,10 +5,10 @@ import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { revisionOutput, rootIndexOutput, surfaceOutput } from "../emit/run.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildModel, type SchemaSource } from "../generate.js";
-import { checkFile, checkRevisionName, selectRevisions, sha256, SpecError } from "../lock/lock.js";
-import { compareRevisions } from "../model/revision-order.js";
+import { selectRevisions, SpecError } from "../lock/lock.js";
 import type { RevisionModel } from "../model/types.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
+import { pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
 
 export interface GenerateOptions extends SpecPaths {
@@ -113,44 +113,15 @@ async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSour
     const [revision, ...extra] = options.revisions;
     if (revision === undefined || extra.length > 0)
       throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
-    checkRevisionName(revision);
-    const path = resolve(io.cwd, options.schema);
-    const bytes = await readOptional(path);
-    if (bytes === undefined) throw new SpecError(`cannot read schema ${displayPath(io, path)}: no such file`);
-    return [{ revision, file: displayPath(io, path), text: decode(bytes, path), sha256: sha256(bytes), locked: false }];
+    return [await schemaFileSource(io, options.schema, revision)];
   }
   const lock = await readLock(io, options);
-  const selected = selectRevisions(lock, options.revisions).sort((a, b) => compareRevisions(a.name, b.name));
-  return Promise.all(
-    selected.map(async (revision): Promise<SchemaSource> => {
-      const path = join(options.cache, revision.name, "schema.ts");
-      const bytes = await readOptional(path);
-      const locked = revision.files.find((f) => f.path === "schema.ts")!;
-      if (bytes === undefined) {
-        throw new SpecError(
-          `revision ${revision.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``,
-        );
-      }
-      const problem = checkFile(locked, bytes, displayPath(io, path));
-      if (problem) throw new SpecError(`${problem}; run \`mcpgen spec sync\` to restore the pinned file`);
-      return {
-        revision: revision.name,
-        file: displayPath(io, path),
-        text: decode(bytes, path),
-        sha256: locked.sha256,
-        commit: revision.commit,
-        locked: true,
-      };
-    }),
+  return pinnedSources(
+    io,
+    options,
+    lock,
+    selectRevisions(lock, options.revisions).map((r) => r.name),
   );
-}
-
-function decode(bytes: Uint8Array, path: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new SpecError(`${path}: not UTF-8 text`);
-  }
 }
 
 async function writeOutput(

@@ -14,6 +14,7 @@ import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { generateCommand, SchemaFailure } from "./generate-command.js";
 import type { Io } from "./io.js";
 import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js";
+import { diffCommand } from "./diff-command.js";
 import { validateCommand } from "./validate-command.js";
 
 /** The folder holding mcpgen's package.json: defaults for the lock, cache and output are relative to it. */
@@ -123,6 +124,27 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         check: options.check,
         quiet: options.quiet,
         json: options.json,
+      });
+    });
+
+  program
+    .command("diff")
+    .description("show what changed between two protocol revisions (or, with --all, how much between every pair)")
+    .argument("[from]", "the older revision, e.g. 2025-06-18")
+    .argument("[to]", "the newer revision, e.g. 2025-11-25")
+    .option("--all", "print the number of differences for every pair of pinned revisions", false)
+    .addOption(new Option("--format <format>", "output format").choices(["text", "markdown", "json"]).default("text"))
+    .option("--schema <path>", "a schema.ts for whichever of the two revisions the lock does not pin")
+    .addOption(lockOption())
+    .addOption(cacheOption())
+    .action(async (from, to, options) => {
+      exitCode = await diffCommand(io, {
+        ...specPaths(options),
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
+        all: options.all,
+        format: options.format,
+        ...(options.schema !== undefined ? { schema: options.schema } : {}),
       });
     });
 

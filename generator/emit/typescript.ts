@@ -4,7 +4,21 @@ import type { Doc, IndexSignature, Property, TypeNode } from "../model/types.js"
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
 
-export function printType(type: TypeNode): string {
+export interface PrintOptions {
+  /** Print JSDoc of object members (default true). */
+  docs?: boolean;
+}
+
+export function printType(type: TypeNode, options: PrintOptions = {}): string {
+  const printType = (t: TypeNode) => printTypeWith(t, options);
+  return printTypeWith(type, options, printType);
+}
+
+function printTypeWith(
+  type: TypeNode,
+  options: PrintOptions,
+  printType = (t: TypeNode) => printTypeWith(t, options),
+): string {
   switch (type.kind) {
     case "keyword":
       return type.keyword;
@@ -23,7 +37,7 @@ export function printType(type: TypeNode): string {
     case "tuple":
       return `[${type.elements.map((e) => printType(e)).join(", ")}]`;
     case "object":
-      return printObjectBody(type.properties, type.indexSignature);
+      return printObjectBody(type.properties, type.indexSignature, options);
   }
 }
 
@@ -32,13 +46,18 @@ export function printLiteral(value: string | number | boolean): string {
 }
 
 /** `{ members }` of an interface or an object literal type. */
-export function printObjectBody(properties: readonly Property[], indexSignature?: IndexSignature): string {
+export function printObjectBody(
+  properties: readonly Property[],
+  indexSignature?: IndexSignature,
+  options: PrintOptions = {},
+): string {
+  const doc = (d: Doc) => (options.docs === false ? "" : printDoc(d));
   const members = properties.map(
-    (p) => `${printDoc(p.doc)}${printPropertyName(p.name)}${p.optional ? "?" : ""}: ${printType(p.type)};`,
+    (p) => `${doc(p.doc)}${printPropertyName(p.name)}${p.optional ? "?" : ""}: ${printType(p.type, options)};`,
   );
   if (indexSignature) {
-    const { keyName, keyType, type, doc } = indexSignature;
-    members.push(`${printDoc(doc)}[${keyName}: ${keyType}]: ${printType(type)};`);
+    const { keyName, keyType, type } = indexSignature;
+    members.push(`${doc(indexSignature.doc)}[${keyName}: ${keyType}]: ${printType(type, options)};`);
   }
   return members.length === 0 ? "{}" : `{\n${members.join("\n")}\n}`;
 }

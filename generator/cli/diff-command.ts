@@ -1,0 +1,72 @@
+// `mcpgen diff A B [--format text|markdown|json]`, `mcpgen diff --all`.
+import { diffRevisions } from "../diff/diff.js";
+import { formatJson, formatMarkdown, formatMatrix, formatText, type DiffFormat } from "../diff/format.js";
+import { buildModel, type SchemaSource } from "../generate.js";
+import { SpecError } from "../lock/lock.js";
+import type { RevisionModel } from "../model/types.js";
+import type { Io } from "./io.js";
+import { pinnedSources, schemaFileSource } from "./sources.js";
+import { readLock, type SpecPaths } from "./spec-commands.js";
+
+export interface DiffOptions extends SpecPaths {
+  from?: string;
+  to?: string;
+  all: boolean;
+  format: DiffFormat;
+  /** A schema.ts for whichever of A and B the lock does not pin. */
+  schema?: string;
+}
+
+export async function diffCommand(io: Io, options: DiffOptions): Promise<number> {
+  if (!["text", "markdown", "json"].includes(options.format)) {
+    throw new SpecError(`unknown format "${options.format}" (text, markdown or json)`);
+  }
+  const lock = await readLock(io, options);
+  if (options.all) {
+    if (options.from !== undefined)
+      throw new SpecError("--all takes no revisions: it compares every pinned revision with every other");
+    const names = lock.revisions.map((r) => r.name);
+    const models = new Map((await pinnedSources(io, options, lock, names)).map((s) => [s.revision, buildModel(s)]));
+    const ordered = [...models.keys()];
+    const counts = new Map<string, number>();
+    const count = (a: string, b: string) => {
+      const key = `${a} ${b}`;
+      if (!counts.has(key)) counts.set(key, diffRevisions(models.get(a)!, models.get(b)!).entries.length);
+      return counts.get(key)!;
+    };
+    io.stdout(formatMatrix(ordered, count, options.format));
+    return 0;
+  }
+  if (options.from === undefined || options.to === undefined)
+    throw new SpecError("diff needs two revisions: mcpgen diff A B (or --all)");
+  const pinned = new Set(lock.revisions.map((r) => r.name));
+  const unpinned = [options.from, options.to].filter((r) => !pinned.has(r));
+  if (unpinned.length > 0 && options.schema === undefined) {
+    throw new SpecError(
+      `unknown revision "${unpinned[0]}": spec/revisions.json pins ${[...pinned].join(", ")} (use --schema PATH for a revision it does not pin)`,
+    );
+  }
+  if (options.schema !== undefined && new Set(unpinned).size !== 1) {
+    throw new SpecError(
+      unpinned.length === 0
+        ? `--schema is for a revision the lock does not pin, and both ${options.from} and ${options.to} are pinned`
+        : "--schema can stand for one revision only",
+    );
+  }
+  const source = async (name: string): Promise<SchemaSource> =>
+    pinned.has(name)
+      ? (await pinnedSources(io, options, lock, [name]))[0]!
+      : schemaFileSource(io, options.schema!, name);
+  const a: RevisionModel = buildModel(await source(options.from));
+  const b: RevisionModel = options.to === options.from ? a : buildModel(await source(options.to));
+  const diff = diffRevisions(a, b);
+  const color = io.stdoutIsTTY && io.env["NO_COLOR"] === undefined;
+  io.stdout(
+    options.format === "json"
+      ? formatJson(diff, a, b)
+      : options.format === "markdown"
+        ? formatMarkdown(diff)
+        : formatText(diff, { color }),
+  );
+  return 0;
+}

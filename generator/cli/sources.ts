@@ -1,0 +1,62 @@
+// Schema sources for the commands: a pinned revision from the verified cache,
+// or a schema.ts given with --schema.
+import { join, resolve } from "node:path";
+import type { SchemaSource } from "../generate.js";
+import { checkFile, checkRevisionName, sha256, SpecError, type Lock } from "../lock/lock.js";
+import { compareRevisions } from "../model/revision-order.js";
+import { displayPath, readOptional, type Io } from "./io.js";
+import type { SpecPaths } from "./spec-commands.js";
+
+/** Pinned revisions from the cache, each checked against the lock, oldest first. */
+export async function pinnedSources(
+  io: Io,
+  paths: SpecPaths,
+  lock: Lock,
+  names: readonly string[],
+): Promise<SchemaSource[]> {
+  const sorted = [...names].sort(compareRevisions);
+  return Promise.all(
+    sorted.map(async (name): Promise<SchemaSource> => {
+      const revision = lock.revisions.find((r) => r.name === name);
+      if (!revision)
+        throw new SpecError(
+          `unknown revision "${name}": spec/revisions.json pins ${lock.revisions.map((r) => r.name).join(", ")}`,
+        );
+      const path = join(paths.cache, revision.name, "schema.ts");
+      const bytes = await readOptional(path);
+      const locked = revision.files.find((f) => f.path === "schema.ts")!;
+      if (bytes === undefined) {
+        throw new SpecError(
+          `revision ${revision.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``,
+        );
+      }
+      const problem = checkFile(locked, bytes, displayPath(io, path));
+      if (problem) throw new SpecError(`${problem}; run \`mcpgen spec sync\` to restore the pinned file`);
+      return {
+        revision: revision.name,
+        file: displayPath(io, path),
+        text: decode(bytes, path),
+        sha256: locked.sha256,
+        commit: revision.commit,
+        locked: true,
+      };
+    }),
+  );
+}
+
+/** A schema.ts the lock does not pin, named `revision`. */
+export async function schemaFileSource(io: Io, schema: string, revision: string): Promise<SchemaSource> {
+  checkRevisionName(revision);
+  const path = resolve(io.cwd, schema);
+  const bytes = await readOptional(path);
+  if (bytes === undefined) throw new SpecError(`cannot read schema ${displayPath(io, path)}: no such file`);
+  return { revision, file: displayPath(io, path), text: decode(bytes, path), sha256: sha256(bytes), locked: false };
+}
+
+function decode(bytes: Uint8Array, path: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new SpecError(`${path}: not UTF-8 text`);
+  }
+}

@@ -1,0 +1,489 @@
+// The difference between two revision models, as a flat list of entries. Pure.
+// The renderers (./format.ts) and the shim generator read it; `mcpgen diff`
+// prints it. Entries are sorted by id (code unit order), so the JSON form is
+// stable.
+import { printType } from "../emit/typescript.js";
+import { byCodeUnit } from "../model/order.js";
+import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
+import type { Declaration, MethodModel, RevisionModel, TypeNode } from "../model/types.js";
+
+export type DiffArea = "envelope" | "methods" | "capabilities" | "constants" | "types" | "fields";
+
+export interface DiffEntry {
+  area: DiffArea;
+  change: "added" | "removed" | "renamed" | "changed";
+  /** What the entry is about: a type, "Type.field.sub", a method, "client.roots.listChanged", a constant. */
+  subject: string;
+  /** For "changed" and for union members: which aspect ("optional", "type", "member", "direction", "value", ...). */
+  aspect?: string;
+  /** The old value (removed entries, changed entries), printed: TypeScript for types. */
+  from?: string;
+  /** The new value (added entries, changed entries). */
+  to?: string;
+  /** A rename is inferred from similar fields: a guess, and said to be one. */
+  guess?: boolean;
+  note?: string;
+  /** Stable identity: area, subject, aspect, change and the member or value for union members. */
+  id: string;
+}
+
+export interface RevisionDiff {
+  from: string;
+  to: string;
+  entries: DiffEntry[];
+}
+
+/** Types are printed as TypeScript on one line, without their JSDoc. */
+const ts = (type: TypeNode) => printType(type, { docs: false }).replace(/\s+/g, " ").trim();
+
+export function diffRevisions(a: RevisionModel, b: RevisionModel): RevisionDiff {
+  const entries: DiffEntry[] = [];
+  const add = (entry: Omit<DiffEntry, "id">) => entries.push({ ...entry, id: idOf(entry) });
+  const ia = indexDeclarations(a.declarations);
+  const ib = indexDeclarations(b.declarations);
+
+  diffEnvelope(a, b, add);
+  diffMethods(a, b, add);
+  diffConstants(a, b, add);
+  diffCapabilities(ia, ib, add);
+  diffTypes(a, ia, b, ib, add);
+
+  entries.sort((x, y) => byCodeUnit(x.id, y.id));
+  return { from: a.revision, to: b.revision, entries };
+}
+
+function idOf(entry: Omit<DiffEntry, "id">): string {
+  const member = entry.aspect === "member" ? `:${entry.to ?? entry.from}` : "";
+  return `${entry.area}:${entry.subject}:${entry.aspect ?? ""}:${entry.change}${member}`;
+}
+
+type Add = (entry: Omit<DiffEntry, "id">) => void;
+
+// --- envelope ---------------------------------------------------------------
+
+function diffEnvelope(a: RevisionModel, b: RevisionModel, add: Add): void {
+  const facts: [string, string | boolean | undefined, string | boolean | undefined][] = [
+    ["protocolVersion", a.facts.protocolVersion, b.facts.protocolVersion],
+    ["jsonrpcVersion", a.facts.jsonrpcVersion, b.facts.jsonrpcVersion],
+    ["batching", a.facts.batching, b.facts.batching],
+    ["lifecycle", a.facts.lifecycle, b.facts.lifecycle],
+    ["inputRequests", a.facts.inputRequests, b.facts.inputRequests],
+    ["request", a.facts.envelope.request, b.facts.envelope.request],
+    ["notification", a.facts.envelope.notification, b.facts.envelope.notification],
+    ["resultResponse", a.facts.envelope.resultResponse, b.facts.envelope.resultResponse],
+    ["errorResponse", a.facts.envelope.errorResponse, b.facts.envelope.errorResponse],
+    ["errorIdRequired", a.facts.envelope.errorIdRequired, b.facts.envelope.errorIdRequired],
+  ];
+  for (const [aspect, from, to] of facts) {
+    if (from === to) continue;
+    add({
+      area: "envelope",
+      change: "changed",
+      subject: "JSON-RPC",
+      aspect,
+      from: String(from ?? "none"),
+      to: String(to ?? "none"),
+    });
+  }
+}
+
+// --- methods ----------------------------------------------------------------
+
+function methodSummary(m: MethodModel): string {
+  return `${m.kind}, ${m.direction}${m.inputRequest ? ", inside InputRequiredResult" : ""}`;
+}
+
+function diffMethods(a: RevisionModel, b: RevisionModel, add: Add): void {
+  const mb = new Map(b.methods.map((m) => [m.name, m]));
+  const ma = new Map(a.methods.map((m) => [m.name, m]));
+  for (const m of a.methods)
+    if (!mb.has(m.name)) add({ area: "methods", change: "removed", subject: m.name, from: methodSummary(m) });
+  for (const m of b.methods)
+    if (!ma.has(m.name)) add({ area: "methods", change: "added", subject: m.name, to: methodSummary(m) });
+  for (const m of a.methods) {
+    const n = mb.get(m.name);
+    if (!n) continue;
+    const aspects: [string, string, string][] = [
+      ["kind", m.kind, n.kind],
+      ["direction", m.direction, n.direction],
+      ["inputRequest", String(m.inputRequest), String(n.inputRequest)],
+      ["params", paramsOf(m, a, n, b), paramsOf(n, b, m, a)],
+      ["result", m.result ? ts(m.result.type) : "none", n.result ? ts(n.result.type) : "none"],
+      ["capability", capability(m), capability(n)],
+    ];
+    for (const [aspect, from, to] of aspects) {
+      if (from !== to) add({ area: "methods", change: "changed", subject: m.name, aspect, from, to });
+    }
+  }
+}
+
+/**
+ * A method's params as the diff compares them: whether they are required, and
+ * their type only when it is not an object on both sides (the fields of object
+ * params are compared where they are declared, so params: {...} becoming
+ * params: CallToolRequestParams is not a change by itself).
+ */
+function paramsOf(m: MethodModel, model: RevisionModel, other: MethodModel, otherModel: RevisionModel): string {
+  if (!m.params) return "none";
+  const required = m.params.required ? "required" : "optional";
+  const objects =
+    other.params &&
+    objectView(m.params.type, indexDeclarations(model.declarations)) &&
+    objectView(other.params.type, indexDeclarations(otherModel.declarations));
+  return objects ? `${required} object` : `${required} ${ts(m.params.type)}`;
+}
+
+function capability(m: MethodModel): string {
+  return m.capability ? `${m.capability.holder}:${m.capability.path.join(".")}` : "none";
+}
+
+// --- constants --------------------------------------------------------------
+
+function diffConstants(a: RevisionModel, b: RevisionModel, add: Add): void {
+  const cb = new Map(b.constants.map((c) => [c.name, c]));
+  const ca = new Map(a.constants.map((c) => [c.name, c]));
+  const show = (v: string | number | boolean) => JSON.stringify(v);
+  for (const c of a.constants) {
+    const n = cb.get(c.name);
+    if (!n) add({ area: "constants", change: "removed", subject: c.name, from: show(c.value) });
+    else if (n.value !== c.value) {
+      const renumbered = typeof c.value === "number" && typeof n.value === "number";
+      add({
+        area: "constants",
+        change: "changed",
+        subject: c.name,
+        aspect: "value",
+        from: show(c.value),
+        to: show(n.value),
+        ...(renumbered ? { note: "renumbered" } : {}),
+      });
+    }
+  }
+  for (const c of b.constants)
+    if (!ca.has(c.name)) add({ area: "constants", change: "added", subject: c.name, to: show(c.value) });
+}
+
+// --- capabilities -----------------------------------------------------------
+
+const capabilityTypes = [
+  ["client", "ClientCapabilities"],
+  ["server", "ServerCapabilities"],
+] as const;
+
+function diffCapabilities(ia: DeclarationIndex, ib: DeclarationIndex, add: Add): void {
+  for (const [side, type] of capabilityTypes) {
+    if (!ia.has(type) || !ib.has(type)) continue;
+    diffObject(ref(type), ia, ref(type), ib, side, "capabilities", add, new Set());
+  }
+}
+
+// --- types and fields -------------------------------------------------------
+
+const ref = (name: string): TypeNode => ({ kind: "reference", name });
+
+function diffTypes(a: RevisionModel, ia: DeclarationIndex, b: RevisionModel, ib: DeclarationIndex, add: Add): void {
+  const removed = a.declarations.filter((d) => !ib.has(d.name));
+  const added = b.declarations.filter((d) => !ia.has(d.name));
+  const renames = guessRenames(removed, ia, added, ib);
+  for (const d of removed) {
+    const rename = renames.get(d.name);
+    if (rename)
+      add({
+        area: "types",
+        change: "renamed",
+        subject: d.name,
+        from: d.name,
+        to: rename.to,
+        guess: true,
+        note: rename.note,
+      });
+    else add({ area: "types", change: "removed", subject: d.name, from: d.kind });
+  }
+  const renamedTo = new Set([...renames.values()].map((r) => r.to));
+  for (const d of added)
+    if (!renamedTo.has(d.name)) add({ area: "types", change: "added", subject: d.name, to: d.kind });
+
+  for (const da of a.declarations) {
+    const db = ib.get(da.name);
+    if (!db || capabilityTypes.some(([, name]) => name === da.name)) continue;
+    if (da.kind !== db.kind) {
+      add({ area: "types", change: "changed", subject: da.name, aspect: "kind", from: da.kind, to: db.kind });
+      continue;
+    }
+    if (da.kind === "interface" && db.kind === "interface") {
+      const from = extendsOf(da);
+      const to = extendsOf(db);
+      if (from !== to) add({ area: "types", change: "changed", subject: da.name, aspect: "extends", from, to });
+      diffObject(ref(da.name), ia, ref(db.name), ib, da.name, "fields", add, new Set([da.name]), {
+        owner: [da.name, db.name],
+        ancestors: [da.resolved.ancestors, db.resolved.ancestors],
+      });
+    } else if (da.kind === "alias" && db.kind === "alias") {
+      diffAlias(da.name, da.type, ia, db.type, ib, add);
+    }
+  }
+}
+
+function extendsOf(d: Declaration & { kind: "interface" }): string {
+  if (d.extends.length === 0) return "none";
+  return d.extends
+    .map((h) => (h.omit.length > 0 ? `Omit<${h.name}, ${h.omit.map((k) => JSON.stringify(k)).join(" | ")}>` : h.name))
+    .join(", ");
+}
+
+/** A type alias: union members added or removed, or else the whole type changed. */
+function diffAlias(
+  subject: string,
+  ta: TypeNode,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  ib: DeclarationIndex,
+  add: Add,
+): void {
+  if (sameType(ta, ia, tb, ib)) return;
+  if (unionMembersDiff(subject, "types", ta, ia, tb, ib, add)) return;
+  const va = objectView(ta, ia);
+  const vb = objectView(tb, ib);
+  if (va && vb && ta.kind !== "reference" && tb.kind !== "reference") {
+    diffObject(ta, ia, tb, ib, subject, "fields", add, new Set([subject]));
+    return;
+  }
+  add({ area: "types", change: "changed", subject, aspect: "type", from: ts(ta), to: ts(tb) });
+}
+
+/**
+ * Both sides unions (or one a single member): report members added and
+ * removed instead of the whole type. False when that does not describe it.
+ */
+function unionMembersDiff(
+  subject: string,
+  area: DiffArea,
+  ta: TypeNode,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  ib: DeclarationIndex,
+  add: Add,
+): boolean {
+  if (ta.kind !== "union" && tb.kind !== "union") return false;
+  const ma = ta.kind === "union" ? ta.members : [ta];
+  const mb = tb.kind === "union" ? tb.members : [tb];
+  const removed = ma.filter((x) => !mb.some((y) => sameType(x, ia, y, ib)));
+  const added = mb.filter((y) => !ma.some((x) => sameType(x, ia, y, ib)));
+  // Worth listing when what stays is the bulk of it; otherwise it is a new type.
+  if (removed.length + added.length >= Math.max(ma.length, mb.length) && !(ma.length > 1 && mb.length > 1))
+    return false;
+  for (const m of removed) add({ area, change: "removed", subject, aspect: "member", from: ts(m) });
+  for (const m of added) add({ area, change: "added", subject, aspect: "member", to: ts(m) });
+  return true;
+}
+
+/** Fields of two object types, recursing into inline objects and into references of different names. */
+function diffObject(
+  ta: TypeNode,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  ib: DeclarationIndex,
+  subject: string,
+  area: DiffArea,
+  add: Add,
+  visiting: Set<string>,
+  /** For an interface: its name and ancestors on each side, to leave inherited changes to the base that declares them. */
+  inherits?: { owner: [string, string]; ancestors: [readonly string[], readonly string[]] },
+): void {
+  const va = objectView(ta, ia);
+  const vb = objectView(tb, ib);
+  if (!va || !vb) return;
+  const pb = new Map(vb.properties.map((p) => [p.name, p]));
+  const pa = new Map(va.properties.map((p) => [p.name, p]));
+  const optional = (o: boolean) => (o ? "optional" : "required");
+  const reportedByBase = (name: string) => {
+    if (!inherits) return false;
+    const p = pa.get(name);
+    const q = pb.get(name);
+    const [ownerA, ownerB] = inherits.owner;
+    const [ancestorsA, ancestorsB] = inherits.ancestors;
+    const baseA = p?.declaredIn && p.declaredIn !== ownerA ? p.declaredIn : undefined;
+    const baseB = q?.declaredIn && q.declaredIn !== ownerB ? q.declaredIn : undefined;
+    // Inherited from a base the type extends on both sides: the base reports the
+    // change. A field gained or lost by a change of `extends` is the type's own.
+    if (p && q) return baseA !== undefined && baseA === baseB;
+    if (p) return baseA !== undefined && ancestorsB.includes(baseA);
+    return baseB !== undefined && ancestorsA.includes(baseB);
+  };
+  for (const p of va.properties) {
+    if (reportedByBase(p.name)) continue;
+    const q = pb.get(p.name);
+    const path = `${subject}.${p.name}`;
+    if (!q) {
+      add({ area, change: "removed", subject: path, aspect: optional(p.optional), from: ts(p.type) });
+      continue;
+    }
+    if (p.optional !== q.optional)
+      add({
+        area,
+        change: "changed",
+        subject: path,
+        aspect: "optional",
+        from: optional(p.optional),
+        to: optional(q.optional),
+      });
+    diffFieldType(path, area, p.type, ia, q.type, ib, add, visiting);
+  }
+  for (const q of vb.properties) {
+    if (!pa.has(q.name) && !reportedByBase(q.name))
+      add({ area, change: "added", subject: `${subject}.${q.name}`, aspect: optional(q.optional), to: ts(q.type) });
+  }
+  const sa = va.indexSignature;
+  const sb = vb.indexSignature;
+  if (!sa !== !sb || (sa && sb && !sameType(sa.type, ia, sb.type, ib))) {
+    add({
+      area,
+      change: "changed",
+      subject: `${subject}[key]`,
+      aspect: "index signature",
+      from: sa ? ts(sa.type) : "none",
+      to: sb ? ts(sb.type) : "none",
+    });
+  }
+}
+
+function diffFieldType(
+  path: string,
+  area: DiffArea,
+  ta: TypeNode,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  ib: DeclarationIndex,
+  add: Add,
+  visiting: Set<string>,
+): void {
+  if (sameType(ta, ia, tb, ib)) return;
+  // A capability declared as a bare `object` that gained sub-capabilities (or lost
+  // them): list the sub-capabilities rather than the whole type.
+  const bare = (t: TypeNode) => t.kind === "keyword" && t.keyword === "object";
+  const declared = bare(ta) ? objectView(tb, ib) : objectView(ta, ia);
+  if (area === "capabilities" && bare(ta) !== bare(tb) && declared && declared.properties.length > 0) {
+    const none: TypeNode = { kind: "object", properties: [] };
+    diffObject(bare(ta) ? none : ta, ia, bare(tb) ? none : tb, ib, path, area, add, visiting);
+    return;
+  }
+  // Two object types of which at least one is written inline (params: {...} became
+  // params: CallToolRequestParams): compare their fields rather than their names.
+  const objects = objectView(ta, ia) && objectView(tb, ib);
+  const sameName = ta.kind === "reference" && tb.kind === "reference" && ta.name === tb.name;
+  if (objects && !sameName) {
+    const names = [ta, tb].flatMap((t) => (t.kind === "reference" ? [t.name] : []));
+    if (names.some((n) => visiting.has(n))) return;
+    diffObject(ta, ia, tb, ib, path, area, add, new Set([...visiting, ...names]));
+    return;
+  }
+  if (ta.kind === "array" && tb.kind === "array") {
+    diffFieldType(`${path}[]`, area, ta.element, ia, tb.element, ib, add, visiting);
+    return;
+  }
+  if (unionMembersDiff(path, area, ta, ia, tb, ib, add)) return;
+  add({ area, change: "changed", subject: path, aspect: "type", from: ts(ta), to: ts(tb) });
+}
+
+/**
+ * Structural equality of two types in their models: same-named references are
+ * equal (the named type reports its own differences); a reference equals an
+ * inline type it expands to; docs and locations do not count.
+ */
+export function sameType(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: DeclarationIndex, depth = 0): boolean {
+  if (depth > 8) return true;
+  if (ta.kind === "reference" && tb.kind === "reference" && ta.name === tb.name) return true;
+  if (ta.kind === "reference" || tb.kind === "reference") {
+    const ea = ta.kind === "reference" ? expand(ta.name, ia) : ta;
+    const eb = tb.kind === "reference" ? expand(tb.name, ib) : tb;
+    if (!ea || !eb) return false;
+    if (ta.kind === "reference" && tb.kind === "reference") return false; // different names
+    return sameType(ea, ia, eb, ib, depth + 1);
+  }
+  switch (ta.kind) {
+    case "keyword":
+      return tb.kind === "keyword" && ta.keyword === tb.keyword;
+    case "literal":
+      return tb.kind === "literal" && ta.value === tb.value;
+    case "array":
+      return tb.kind === "array" && sameType(ta.element, ia, tb.element, ib, depth + 1);
+    case "tuple":
+      return (
+        tb.kind === "tuple" &&
+        ta.elements.length === tb.elements.length &&
+        ta.elements.every((e, i) => sameType(e, ia, tb.elements[i]!, ib, depth + 1))
+      );
+    case "union":
+    case "intersection":
+      return (
+        tb.kind === ta.kind &&
+        ta.members.length === tb.members.length &&
+        ta.members.every((m) => tb.members.some((n) => sameType(m, ia, n, ib, depth + 1))) &&
+        tb.members.every((n) => ta.members.some((m) => sameType(m, ia, n, ib, depth + 1)))
+      );
+    case "object": {
+      if (tb.kind !== "object" || ta.properties.length !== tb.properties.length) return false;
+      const same = ta.properties.every((p) => {
+        const q = tb.properties.find((x) => x.name === p.name);
+        return q !== undefined && q.optional === p.optional && sameType(p.type, ia, q.type, ib, depth + 1);
+      });
+      const sa = ta.indexSignature;
+      const sb = tb.indexSignature;
+      return same && !sa === !sb && (!sa || !sb || sameType(sa.type, ia, sb.type, ib, depth + 1));
+    }
+  }
+}
+
+/** The type a name stands for: an alias's type, an interface's resolved fields as an object. */
+function expand(name: string, index: DeclarationIndex): TypeNode | undefined {
+  const d = index.get(name);
+  if (!d) return undefined;
+  if (d.kind === "alias") return d.type;
+  return {
+    kind: "object",
+    properties: d.resolved.properties,
+    ...(d.resolved.indexSignature ? { indexSignature: d.resolved.indexSignature } : {}),
+  };
+}
+
+/**
+ * Removed and added types whose fields have the same names and types (or
+ * nearly: three quarters of the union of both): renamed, probably. Field types
+ * count, so requests that share only id/jsonrpc/method/params are not matched.
+ */
+function guessRenames(
+  removed: readonly Declaration[],
+  ia: DeclarationIndex,
+  added: readonly Declaration[],
+  ib: DeclarationIndex,
+): Map<string, { to: string; note: string }> {
+  const candidates: { from: string; to: string; score: number; shared: string[] }[] = [];
+  for (const r of removed) {
+    const fr = objectView(ref(r.name), ia)?.properties ?? [];
+    if (fr.length < 2) continue;
+    for (const n of added) {
+      const fn = objectView(ref(n.name), ib)?.properties ?? [];
+      // A field with the same name and type counts 1; only its optionality changed, 1/2.
+      let matched = 0;
+      const shared: string[] = [];
+      for (const p of fr) {
+        const q = fn.find((x) => x.name === p.name && sameType(p.type, ia, x.type, ib));
+        if (!q) continue;
+        matched += q.optional === p.optional ? 1 : 0.5;
+        shared.push(p.name);
+      }
+      const score = matched / new Set([...fr, ...fn].map((p) => p.name)).size;
+      if (score >= 0.75) candidates.push({ from: r.name, to: n.name, score, shared });
+    }
+  }
+  candidates.sort((x, y) => y.score - x.score || byCodeUnit(x.from, y.from) || byCodeUnit(x.to, y.to));
+  const out = new Map<string, { to: string; note: string }>();
+  const taken = new Set<string>();
+  for (const c of candidates) {
+    if (out.has(c.from) || taken.has(c.to)) continue;
+    const how = c.score === 1 ? "same fields" : `${Math.round(c.score * 100)}% alike, fields`;
+    out.set(c.from, { to: c.to, note: `${how}: ${c.shared.sort(byCodeUnit).join(", ")}` });
+    taken.add(c.to);
+  }
+  return out;
+}
