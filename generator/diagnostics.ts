@@ -62,6 +62,8 @@ export const ErrorCode = {
   // emitters (generator/emit)
   /** A schema declaration whose name the generator also exports. */
   NameCollision: "E_NAME_COLLISION",
+  /** A diff entry between two revisions that neither a generic shim rule nor generator/overlay/shims.ts covers. */
+  ShimUncovered: "E_SHIM_UNCOVERED",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -5,6 +5,8 @@ import { buildRevisionModel } from "./model/build.js";
 import type { MethodOverlay } from "./model/overlay.js";
 import type { Diagnostic, RevisionModel } from "./model/types.js";
 import { methodOverlay } from "./overlay/methods.js";
+import { shimOverlay } from "./overlay/shims.js";
+import type { ShimOverlay } from "./shims/plan.js";
 import { parseSchema } from "./parse/parse-schema.js";
 import { run, type GenerationOutput } from "./emit/run.js";
 
@@ -38,20 +40,23 @@ export function buildModel(source: SchemaSource, overlay: MethodOverlay = method
   return model;
 }
 
-export interface Generation extends GenerationOutput {
+export interface Generation extends Omit<GenerationOutput, "warnings"> {
   models: RevisionModel[];
   /** Warnings of every model, each tagged with its schema file. */
   warnings: { file: string; diagnostic: Diagnostic }[];
 }
 
-export async function generate(
-  sources: readonly SchemaSource[],
-  overlay: MethodOverlay = methodOverlay,
-): Promise<Generation> {
-  const models = sources.map((source) => buildModel(source, overlay));
-  const output = await run(models);
-  const warnings = models.flatMap((model) =>
-    model.diagnostics.map((diagnostic) => ({ file: model.source.file, diagnostic })),
-  );
+export interface Overlays {
+  methods?: MethodOverlay;
+  shims?: ShimOverlay;
+}
+
+export async function generate(sources: readonly SchemaSource[], overlays: Overlays = {}): Promise<Generation> {
+  const models = sources.map((source) => buildModel(source, overlays.methods ?? methodOverlay));
+  const output = await run(models, overlays.shims ?? shimOverlay);
+  const warnings = [
+    ...models.flatMap((model) => model.diagnostics.map((diagnostic) => ({ file: model.source.file, diagnostic }))),
+    ...output.warnings.map((diagnostic) => ({ file: "generator/overlay/shims.ts", diagnostic })),
+  ];
   return { ...output, models, warnings };
 }

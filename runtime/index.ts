@@ -3,6 +3,8 @@
 export * from "./validation.js";
 export * from "./messages.js";
 export * from "./json.js";
+export * from "./shims.js";
+export { shimRules } from "./shim-rules.js";
 
 /** Who sends a method: the client, the server, or either side. */
 export type Direction = "client-to-server" | "server-to-client" | "both";

@@ -2,7 +2,7 @@
 // spec/surface/<rev>.json, or with --check a list of the files that differ.
 import { join, resolve } from "node:path";
 import { SchemaError, formatDiagnostic } from "../diagnostics.js";
-import { revisionOutput, rootIndexOutput, surfaceOutput } from "../emit/run.js";
+import { revisionOutput, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildModel, type SchemaSource } from "../generate.js";
 import { selectRevisions, SpecError } from "../lock/lock.js";
@@ -68,11 +68,16 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
     }
     if (!options.json) for (const warning of report.warnings) io.stderr(`${warning}\n`);
   }
+  const shims = await shimsOutput(models);
+  files.push(...shims.files);
+  if (!options.json)
+    for (const warning of shims.warnings)
+      io.stderr(`${formatDiagnostic(warning, { file: "generator/overlay/shims.ts" })}\n`);
   files.push(await rootIndexOutput(models));
 
   const totalMs = Math.round(performance.now() - started);
   if (options.check) {
-    const differences = await compareOutput(io, options, files, surfaces, models);
+    const differences = await compareOutput(io, options, files, surfaces);
     if (options.json)
       io.stdout(
         `${JSON.stringify({ ok: differences.length === 0, differences, revisions: reports, ms: totalMs }, null, 2)}\n`,
@@ -84,7 +89,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
     return differences.length === 0 ? 0 : 1;
   }
 
-  await writeOutput(options, files, surfaces, models);
+  await writeOutput(options, files, surfaces);
   if (options.json)
     io.stdout(`${JSON.stringify({ out: displayPath(io, options.out), revisions: reports, ms: totalMs }, null, 2)}\n`);
   else if (!options.quiet)
@@ -124,16 +129,12 @@ async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSour
   );
 }
 
-async function writeOutput(
-  options: GenerateOptions,
-  files: OutputFile[],
-  surfaces: OutputFile[],
-  models: RevisionModel[],
-): Promise<void> {
-  for (const model of models) {
-    const prefix = `${model.revision}/`;
+/** Each folder of the output (a revision's, shims/) is replaced whole; root files are written. */
+async function writeOutput(options: GenerateOptions, files: OutputFile[], surfaces: OutputFile[]): Promise<void> {
+  for (const folder of outputFolders(files)) {
+    const prefix = `${folder}/`;
     await replaceDirectory(
-      join(options.out, model.revision),
+      join(options.out, folder),
       files
         .filter((f) => f.path.startsWith(prefix))
         .map((f) => ({ path: f.path.slice(prefix.length), content: f.content })),
@@ -146,18 +147,21 @@ async function writeOutput(
   }
 }
 
+function outputFolders(files: readonly OutputFile[]): string[] {
+  return [...new Set(files.filter((f) => f.path.includes("/")).map((f) => f.path.split("/")[0]!))];
+}
+
 interface Difference {
   path: string;
   status: "missing" | "changed" | "extra";
 }
 
-/** Every expected file that is missing or different on disk, and every stray file in a generated revision folder. */
+/** Every expected file that is missing or different on disk, and every stray file in a generated folder. */
 async function compareOutput(
   io: Io,
   options: GenerateOptions,
   files: OutputFile[],
   surfaces: OutputFile[],
-  models: RevisionModel[],
 ): Promise<Difference[]> {
   const expected = [
     ...files.map((f) => ({ path: join(options.out, f.path), content: f.content })),
@@ -174,8 +178,8 @@ async function compareOutput(
     }
   }
   const expectedPaths = new Set(expected.map((f) => resolve(f.path)));
-  for (const model of models) {
-    const dir = join(options.out, model.revision);
+  for (const folder of outputFolders(files)) {
+    const dir = join(options.out, folder);
     for (const path of await listFiles(dir)) {
       const full = resolve(dir, path);
       if (!expectedPaths.has(full)) differences.push({ path: displayPath(io, full), status: "extra" });

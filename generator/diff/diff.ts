@@ -23,8 +23,15 @@ export interface DiffEntry {
   /** A rename is inferred from similar fields: a guess, and said to be one. */
   guess?: boolean;
   note?: string;
+  /** For fields, capabilities and union members: the type and the field path (names, "[]" for array items). Not part of the JSON form. */
+  location?: FieldLocation;
   /** Stable identity: area, subject, aspect, change and the member or value for union members. */
   id: string;
+}
+
+export interface FieldLocation {
+  type: string;
+  fields: string[];
 }
 
 export interface RevisionDiff {
@@ -173,7 +180,7 @@ const capabilityTypes = [
 function diffCapabilities(ia: DeclarationIndex, ib: DeclarationIndex, add: Add): void {
   for (const [side, type] of capabilityTypes) {
     if (!ia.has(type) || !ib.has(type)) continue;
-    diffObject(ref(type), ia, ref(type), ib, side, "capabilities", add, new Set());
+    diffObject(ref(type), ia, ref(type), ib, side, "capabilities", add, new Set(), { type, fields: [] });
   }
 }
 
@@ -214,10 +221,21 @@ function diffTypes(a: RevisionModel, ia: DeclarationIndex, b: RevisionModel, ib:
       const from = extendsOf(da);
       const to = extendsOf(db);
       if (from !== to) add({ area: "types", change: "changed", subject: da.name, aspect: "extends", from, to });
-      diffObject(ref(da.name), ia, ref(db.name), ib, da.name, "fields", add, new Set([da.name]), {
-        owner: [da.name, db.name],
-        ancestors: [da.resolved.ancestors, db.resolved.ancestors],
-      });
+      diffObject(
+        ref(da.name),
+        ia,
+        ref(db.name),
+        ib,
+        da.name,
+        "fields",
+        add,
+        new Set([da.name]),
+        { type: da.name, fields: [] },
+        {
+          owner: [da.name, db.name],
+          ancestors: [da.resolved.ancestors, db.resolved.ancestors],
+        },
+      );
     } else if (da.kind === "alias" && db.kind === "alias") {
       diffAlias(da.name, da.type, ia, db.type, ib, add);
     }
@@ -241,11 +259,12 @@ function diffAlias(
   add: Add,
 ): void {
   if (sameType(ta, ia, tb, ib)) return;
-  if (unionMembersDiff(subject, "types", ta, ia, tb, ib, add)) return;
+  const location = { type: subject, fields: [] };
+  if (unionMembersDiff(subject, "types", ta, ia, tb, ib, add, location)) return;
   const va = objectView(ta, ia);
   const vb = objectView(tb, ib);
   if (va && vb && ta.kind !== "reference" && tb.kind !== "reference") {
-    diffObject(ta, ia, tb, ib, subject, "fields", add, new Set([subject]));
+    diffObject(ta, ia, tb, ib, subject, "fields", add, new Set([subject]), location);
     return;
   }
   add({ area: "types", change: "changed", subject, aspect: "type", from: ts(ta), to: ts(tb) });
@@ -263,18 +282,30 @@ function unionMembersDiff(
   tb: TypeNode,
   ib: DeclarationIndex,
   add: Add,
+  location: FieldLocation,
 ): boolean {
-  if (ta.kind !== "union" && tb.kind !== "union") return false;
-  const ma = ta.kind === "union" ? ta.members : [ta];
-  const mb = tb.kind === "union" ? tb.members : [tb];
+  // A union spelled through an alias (content: ContentBlock) is compared member by member.
+  const ma = flattenUnion(ta, ia);
+  const mb = flattenUnion(tb, ib);
+  if (ma.length < 2 && mb.length < 2) return false;
   const removed = ma.filter((x) => !mb.some((y) => sameType(x, ia, y, ib)));
   const added = mb.filter((y) => !ma.some((x) => sameType(x, ia, y, ib)));
   // Worth listing when what stays is the bulk of it; otherwise it is a new type.
-  if (removed.length + added.length >= Math.max(ma.length, mb.length) && !(ma.length > 1 && mb.length > 1))
-    return false;
-  for (const m of removed) add({ area, change: "removed", subject, aspect: "member", from: ts(m) });
-  for (const m of added) add({ area, change: "added", subject, aspect: "member", to: ts(m) });
+  const bothUnions = ma.length > 1 && mb.length > 1;
+  if (removed.length + added.length >= Math.max(ma.length, mb.length) && !bothUnions) return false;
+  for (const m of removed) add({ area, change: "removed", subject, aspect: "member", from: ts(m), location });
+  for (const m of added) add({ area, change: "added", subject, aspect: "member", to: ts(m), location });
   return true;
+}
+
+/** The members of a union, through aliases of unions; a single member for anything else. */
+function flattenUnion(type: TypeNode, index: DeclarationIndex, depth = 0): TypeNode[] {
+  if (depth > 8) return [type];
+  if (type.kind === "reference") {
+    const d = index.get(type.name);
+    return d?.kind === "alias" && d.type.kind === "union" ? flattenUnion(d.type, index, depth + 1) : [type];
+  }
+  return type.kind === "union" ? type.members.flatMap((m) => flattenUnion(m, index, depth + 1)) : [type];
 }
 
 /** Fields of two object types, recursing into inline objects and into references of different names. */
@@ -287,6 +318,7 @@ function diffObject(
   area: DiffArea,
   add: Add,
   visiting: Set<string>,
+  location: FieldLocation,
   /** For an interface: its name and ancestors on each side, to leave inherited changes to the base that declares them. */
   inherits?: { owner: [string, string]; ancestors: [readonly string[], readonly string[]] },
 ): void {
@@ -310,15 +342,23 @@ function diffObject(
     if (p) return baseA !== undefined && ancestorsB.includes(baseA);
     return baseB !== undefined && ancestorsA.includes(baseB);
   };
+  const at = (field: string): FieldLocation => ({ type: location.type, fields: [...location.fields, field] });
   for (const p of va.properties) {
     if (reportedByBase(p.name)) continue;
     const q = pb.get(p.name);
     const path = `${subject}.${p.name}`;
     if (!q) {
-      add({ area, change: "removed", subject: path, aspect: optional(p.optional), from: ts(p.type) });
+      add({
+        area,
+        change: "removed",
+        subject: path,
+        aspect: optional(p.optional),
+        from: ts(p.type),
+        location: at(p.name),
+      });
       continue;
     }
-    if (p.optional !== q.optional)
+    if (p.optional !== q.optional) {
       add({
         area,
         change: "changed",
@@ -326,12 +366,21 @@ function diffObject(
         aspect: "optional",
         from: optional(p.optional),
         to: optional(q.optional),
+        location: at(p.name),
       });
-    diffFieldType(path, area, p.type, ia, q.type, ib, add, visiting);
+    }
+    diffFieldType(path, area, p.type, ia, q.type, ib, add, visiting, at(p.name));
   }
   for (const q of vb.properties) {
-    if (!pa.has(q.name) && !reportedByBase(q.name))
-      add({ area, change: "added", subject: `${subject}.${q.name}`, aspect: optional(q.optional), to: ts(q.type) });
+    if (pa.has(q.name) || reportedByBase(q.name)) continue;
+    add({
+      area,
+      change: "added",
+      subject: `${subject}.${q.name}`,
+      aspect: optional(q.optional),
+      to: ts(q.type),
+      location: at(q.name),
+    });
   }
   const sa = va.indexSignature;
   const sb = vb.indexSignature;
@@ -343,6 +392,7 @@ function diffObject(
       aspect: "index signature",
       from: sa ? ts(sa.type) : "none",
       to: sb ? ts(sb.type) : "none",
+      location: at("[key]"),
     });
   }
 }
@@ -356,6 +406,7 @@ function diffFieldType(
   ib: DeclarationIndex,
   add: Add,
   visiting: Set<string>,
+  location: FieldLocation,
 ): void {
   if (sameType(ta, ia, tb, ib)) return;
   // A capability declared as a bare `object` that gained sub-capabilities (or lost
@@ -364,7 +415,7 @@ function diffFieldType(
   const declared = bare(ta) ? objectView(tb, ib) : objectView(ta, ia);
   if (area === "capabilities" && bare(ta) !== bare(tb) && declared && declared.properties.length > 0) {
     const none: TypeNode = { kind: "object", properties: [] };
-    diffObject(bare(ta) ? none : ta, ia, bare(tb) ? none : tb, ib, path, area, add, visiting);
+    diffObject(bare(ta) ? none : ta, ia, bare(tb) ? none : tb, ib, path, area, add, visiting, location);
     return;
   }
   // Two object types of which at least one is written inline (params: {...} became
@@ -374,15 +425,18 @@ function diffFieldType(
   if (objects && !sameName) {
     const names = [ta, tb].flatMap((t) => (t.kind === "reference" ? [t.name] : []));
     if (names.some((n) => visiting.has(n))) return;
-    diffObject(ta, ia, tb, ib, path, area, add, new Set([...visiting, ...names]));
+    diffObject(ta, ia, tb, ib, path, area, add, new Set([...visiting, ...names]), location);
     return;
   }
   if (ta.kind === "array" && tb.kind === "array") {
-    diffFieldType(`${path}[]`, area, ta.element, ia, tb.element, ib, add, visiting);
+    diffFieldType(`${path}[]`, area, ta.element, ia, tb.element, ib, add, visiting, {
+      type: location.type,
+      fields: [...location.fields, "[]"],
+    });
     return;
   }
-  if (unionMembersDiff(path, area, ta, ia, tb, ib, add)) return;
-  add({ area, change: "changed", subject: path, aspect: "type", from: ts(ta), to: ts(tb) });
+  if (unionMembersDiff(path, area, ta, ia, tb, ib, add, location)) return;
+  add({ area, change: "changed", subject: path, aspect: "type", from: ts(ta), to: ts(tb), location });
 }
 
 /**

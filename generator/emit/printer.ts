@@ -17,7 +17,8 @@ export interface OutputFile {
 }
 
 export class GeneratedFile {
-  private readonly imports = new Map<string, Map<string, { typeOnly: boolean }>>();
+  /** By module: local name → the exported name and whether only its type is used. */
+  private readonly imports = new Map<string, Map<string, { imported: string; typeOnly: boolean }>>();
   /** Namespace imports (`import * as C from "./checks.js"`), by module. */
   private readonly namespaces = new Map<string, { alias: string; typeOnly: boolean }>();
   private readonly chunks: string[] = [];
@@ -32,9 +33,9 @@ export class GeneratedFile {
     return this.addImport(from, name, true);
   }
 
-  /** Imports a value and returns the name to use for it. */
-  importValue(from: string, name: string): string {
-    return this.addImport(from, name, false);
+  /** Imports a value and returns the name to use for it; `as` gives it another local name. */
+  importValue(from: string, name: string, as: string = name): string {
+    return this.addImport(from, name, false, as);
   }
 
   /** Imports a module as a namespace and returns the alias to use. */
@@ -66,18 +67,25 @@ export class GeneratedFile {
     const named = [...this.imports.keys()].sort(byCodeUnit).map((from) => {
       const names = [...this.imports.get(from)!.entries()].sort(([a], [b]) => byCodeUnit(a, b));
       const allTypes = names.every(([, n]) => n.typeOnly);
-      const list = names.map(([name, n]) => (n.typeOnly && !allTypes ? `type ${name}` : name)).join(", ");
+      const list = names
+        .map(
+          ([local, n]) =>
+            `${n.typeOnly && !allTypes ? "type " : ""}${n.imported === local ? local : `${n.imported} as ${local}`}`,
+        )
+        .join(", ");
       return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`;
     });
     const imports = [...namespaces, ...named];
     return [header, imports.join("\n"), ...this.chunks].filter((part) => part !== "").join("\n\n") + "\n";
   }
 
-  private addImport(from: string, name: string, typeOnly: boolean): string {
-    const names = this.imports.get(from) ?? new Map<string, { typeOnly: boolean }>();
-    const existing = names.get(name);
-    names.set(name, { typeOnly: typeOnly && (existing?.typeOnly ?? true) });
+  private addImport(from: string, imported: string, typeOnly: boolean, local = imported): string {
+    const names = this.imports.get(from) ?? new Map<string, { imported: string; typeOnly: boolean }>();
+    const existing = names.get(local);
+    if (existing && existing.imported !== imported)
+      throw new Error(`${this.path}: ${local} is already imported from ${from} as ${existing.imported}`);
+    names.set(local, { imported, typeOnly: typeOnly && (existing?.typeOnly ?? true) });
     this.imports.set(from, names);
-    return name;
+    return local;
   }
 }

@@ -2,7 +2,10 @@
 // the same models give the same bytes.
 import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
 import { compareRevisions } from "../model/revision-order.js";
-import type { RevisionModel } from "../model/types.js";
+import type { Diagnostic, RevisionModel } from "../model/types.js";
+import { shimOverlay } from "../overlay/shims.js";
+import type { ShimOverlay } from "../shims/plan.js";
+import { emitShapes, emitShimIndex, emitStep, planAdjacent, stepFile } from "./shims-files.js";
 import { formatTypeScript } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
@@ -16,10 +19,12 @@ import { emitValidators } from "./validators-file.js";
 import { fixedExports, typeExportNames } from "./export-names.js";
 
 export interface GenerationOutput {
-  /** Files relative to the output directory: `<rev>/types.ts`, ..., `index.ts`. */
+  /** Files relative to the output directory: `<rev>/types.ts`, ..., `shims/...`, `index.ts`. */
   files: OutputFile[];
   /** Surface summaries, relative to the surface directory: `<rev>.json`. */
   surfaces: OutputFile[];
+  /** Shim steps that cover less than every diff entry, for revisions not pinned (else they are errors). */
+  warnings: Diagnostic[];
 }
 
 /** The files of one revision's folder, unformatted. */
@@ -52,13 +57,67 @@ export function revisionFiles(model: RevisionModel): GeneratedFile[] {
 }
 
 /** Generates every file for a set of revisions; the root index lists them oldest first. */
-export async function run(models: readonly RevisionModel[]): Promise<GenerationOutput> {
+export async function run(
+  models: readonly RevisionModel[],
+  overlay: ShimOverlay = shimOverlay,
+): Promise<GenerationOutput> {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
   const perRevision = await Promise.all(ordered.map(revisionOutput));
+  const shims = await shimsOutput(ordered, overlay);
   return {
-    files: [...perRevision.flat(), await rootIndexOutput(ordered)],
+    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered)],
     surfaces: ordered.map(surfaceOutput),
+    warnings: shims.warnings,
   };
+}
+
+/**
+ * generated/shims/ for revisions in order: their shapes, a plan per adjacent
+ * pair, and the index. A diff entry covered by no rule is an error when both
+ * revisions of the step are pinned, and a warning otherwise.
+ */
+export async function shimsOutput(
+  models: readonly RevisionModel[],
+  overlay: ShimOverlay = shimOverlay,
+): Promise<{ files: OutputFile[]; warnings: Diagnostic[] }> {
+  const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
+  const header = (source: string) => ({
+    source,
+    details: ["Plans derived from the revisions' diff and generator/overlay/shims.ts."],
+  });
+  const files: GeneratedFile[] = [];
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const model of ordered) {
+    const file = new GeneratedFile(`shims/${model.revision}.ts`, header(`MCP schema revision ${model.revision}`));
+    emitShapes(file, model);
+    files.push(file);
+  }
+  for (let i = 1; i < ordered.length; i++) {
+    const [older, newer] = [ordered[i - 1]!, ordered[i]!];
+    const step = planAdjacent(older, newer, overlay);
+    const pinned = older.source.locked && newer.source.locked;
+    for (const u of step.uncovered) {
+      const [from, to] =
+        u.direction === "upgrade" ? [older.revision, newer.revision] : [newer.revision, older.revision];
+      (pinned ? errors : warnings).push({
+        severity: pinned ? "error" : "warning",
+        code: ErrorCode.ShimUncovered,
+        message: `${from} → ${to}: ${u.id}: ${u.reason}`,
+      });
+    }
+    const file = new GeneratedFile(
+      `shims/${stepFile(older.revision, newer.revision)}.ts`,
+      header(`MCP schema revisions ${older.revision} and ${newer.revision}`),
+    );
+    emitStep(file, older, newer, step);
+    files.push(file);
+  }
+  if (errors.length > 0) throw new SchemaError("generator/overlay/shims.ts", errors);
+  const index = new GeneratedFile("shims/index.ts", header("the MCP schema revisions listed below"));
+  emitShimIndex(index, ordered);
+  files.push(index);
+  return { files: await Promise.all(files.map(formatted)), warnings };
 }
 
 /** The formatted files of one revision's folder. */

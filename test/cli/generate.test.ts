@@ -21,7 +21,13 @@ describe("generate from the lock", () => {
     expect(await main(["generate", "--rev", "2025-06-18", "2024-11-05", "--out", out, "--surface", surface], io)).toBe(
       0,
     );
-    expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts", "shims"]);
+    expect(readdirSync(join(out, "shims")).sort()).toEqual([
+      "2024-11-05--2025-06-18.ts",
+      "2024-11-05.ts",
+      "2025-06-18.ts",
+      "index.ts",
+    ]);
     expect(readdirSync(join(out, "2025-06-18")).sort()).toEqual([
       "checks.ts",
       "guards.ts",
@@ -257,7 +263,7 @@ describe("the built binary", () => {
 
   test("--check passes on the project's own generated/ and spec/surface/", () => {
     const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
-    expect(result.stderr).toMatch(/up to date: 49 files in \d+ ms/);
+    expect(result.stderr).toMatch(/up to date: 61 files in \d+ ms/);
     expect(result.status).toBe(0);
   });
 

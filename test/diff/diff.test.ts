@@ -24,7 +24,7 @@ function diffOf(before: string, after: string): Omit<DiffEntry, "id">[] {
   const b = buildModel(snippetSource(envelope("2") + after, { revision: "b" }));
   return diffRevisions(a, b)
     .entries.filter((e) => !(e.area === "constants" || (e.area === "envelope" && e.aspect === "protocolVersion")))
-    .map(({ id: _id, ...rest }) => rest);
+    .map(({ id: _id, location: _location, ...rest }) => rest);
 }
 
 describe("one kind of entry at a time", () => {
@@ -193,7 +193,7 @@ describe("one kind of entry at a time", () => {
     expect(
       diffRevisions(a, b)
         .entries.filter((e) => e.area === "constants")
-        .map(({ id: _id, ...e }) => e),
+        .map(({ id: _id, location: _location, ...e }) => e),
     ).toEqual([
       {
         area: "constants",
@@ -225,7 +225,7 @@ describe("one kind of entry at a time", () => {
     expect(
       diffRevisions(a, b)
         .entries.filter((e) => e.area === "envelope")
-        .map(({ id: _id, ...e }) => e),
+        .map(({ id: _id, location: _location, ...e }) => e),
     ).toEqual([
       { area: "envelope", change: "changed", subject: "JSON-RPC", aspect: "batching", from: "false", to: "true" },
     ]);

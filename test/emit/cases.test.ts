@@ -31,7 +31,9 @@ describe.each(readdirSync(casesDir))("case %s", (name) => {
 
   test("generates exactly the expected files, without warnings", async () => {
     const text = readFileSync(join(dir, "schema.ts"), "utf8");
-    const output = await generate([{ ...snippetSource(text, { revision: name }), file: "schema.ts" }], overlay);
+    const output = await generate([{ ...snippetSource(text, { revision: name }), file: "schema.ts" }], {
+      methods: overlay,
+    });
     expect(output.warnings).toEqual([]);
     const actual = new Map([
       ...output.files.map((f) => [f.path, f.content] as const),

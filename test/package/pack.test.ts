@@ -92,6 +92,7 @@ import { methods, revision, type ResultOf } from "mcpgen/2026-07-28";
 import { methods as oldMethods } from "mcpgen/2024-11-05";
 import { revisions, type RevisionName } from "mcpgen";
 import type { MethodTable } from "mcpgen/runtime";
+import { convert, ShimError } from "mcpgen/shims";
 
 declare const process: { versions: { node: string } }; // the consumer has no @types/node
 
@@ -99,6 +100,16 @@ const result: CallToolResult = { content: [{ type: "text", text: "hello" }], isE
 const listed: ResultOf<"tools/list"> = { tools: [], resultType: "complete", ttlMs: 0, cacheScope: "private" };
 const table: MethodTable = methods;
 const name: RevisionName = "2025-06-18";
+const older = convert(
+  { jsonrpc: "2.0", id: 1, result: { tools: [{ name: "t", title: "T", inputSchema: { type: "object" } }] } },
+  { from: "2025-06-18", to: "2025-03-26", method: "tools/list" },
+);
+let refused = "";
+try {
+  convert({ jsonrpc: "2.0", id: 2, method: "server/discover", params: {} }, { from: "2026-07-28", to: "2025-06-18" });
+} catch (error) {
+  if (error instanceof ShimError) refused = error.reason;
+}
 
 console.log(JSON.stringify({
   node: process.versions.node,
@@ -111,6 +122,8 @@ console.log(JSON.stringify({
   lifecycle: revision.lifecycle,
   revisions: revisions.map((r) => r.name),
   name,
+  changes: older.changes.map((c) => c.path),
+  refused,
 }));
 `,
     });
@@ -131,6 +144,8 @@ console.log(JSON.stringify({
       lifecycle: "per-request",
       revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
       name: "2025-06-18",
+      changes: ["/result/tools/0/title"],
+      refused: "server/discover does not exist in 2025-11-25",
     });
   });
 

@@ -1,0 +1,137 @@
+// generated/shims/: converting messages between revisions.
+//   <rev>.ts        the revision's shapes (its types as data) and tables
+//   <a>--<b>.ts     one adjacent step: the upgrade and downgrade plans, how each diff entry
+//                   is covered (for review), and a function per message kind and direction
+//   index.ts        convert(message, { from, to, method }) over the chain of revisions
+import { diffRevisions } from "../diff/diff.js";
+import type { RevisionModel } from "../model/types.js";
+import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
+import { shapesOf } from "../shims/shapes.js";
+import type { GeneratedFile } from "./printer.js";
+
+const runtime = "mcpgen/runtime";
+
+/** A revision name as part of an identifier: 2025-06-18 → r2025_06_18. */
+export const moduleName = (revision: string) => `r${revision.replace(/[^A-Za-z0-9]/g, "_")}`;
+export const stepFile = (older: string, newer: string) => `${older}--${newer}`;
+
+export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
+  const { types, params, results } = shapesOf(model);
+  file.print(`
+    /** Revision ${model.revision} as the message converter sees it: every type's shape, and each method's params and result. */
+    export const shapes = {
+      revision: ${JSON.stringify(model.revision)},
+      protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
+      envelope: ${file.importValue(`../${model.revision}/guards.js`, "envelope")},
+      methods: ${file.importValue(`../${model.revision}/methods.js`, "methods")},
+      types: ${JSON.stringify(types)},
+      checks: ${file.importValue(`../${model.revision}/validators.js`, "messageTables")}.checks,
+      params: ${JSON.stringify(params)},
+      results: ${JSON.stringify(results)},
+    } as const satisfies ${file.importType(runtime, "RevisionShapes")};
+  `);
+}
+
+/** Plans one adjacent step; the caller decides what uncovered entries mean. */
+export function planAdjacent(older: RevisionModel, newer: RevisionModel, overlay: ShimOverlay): PlannedStep {
+  return planStep(older, newer, diffRevisions(older, newer), overlay);
+}
+
+export function emitStep(file: GeneratedFile, older: RevisionModel, newer: RevisionModel, step: PlannedStep): void {
+  const plan = file.importType(runtime, "StepPlan");
+  const convertStep = file.importValue(runtime, "convertStep");
+  const rules = file.importValue(runtime, "shimRules");
+  const a = file.importValue(`./${older.revision}.js`, "shapes", moduleName(older.revision));
+  const b = file.importValue(`./${newer.revision}.js`, "shapes", moduleName(newer.revision));
+  const lines = (direction: "upgrade" | "downgrade") =>
+    step.coverage
+      .filter((c) => c.direction === direction)
+      .map((c) => ` * - ${c.id}: ${c.by === "generic" ? "" : `[${c.by}] `}${c.how}`.replace(/\*\//g, "*\\/"))
+      .join("\n");
+  file.print(`
+    /**
+     * ${older.revision} → ${newer.revision}, derived from the diff of the two revisions and
+     * generator/overlay/shims.ts. How each diff entry is handled:
+${lines("upgrade")}
+     */
+    export const upgrade = ${JSON.stringify(step.upgrade)} as const satisfies ${plan};
+
+    /**
+     * ${newer.revision} → ${older.revision}. How each diff entry is handled:
+${lines("downgrade")}
+     */
+    export const downgrade = ${JSON.stringify(step.downgrade)} as const satisfies ${plan};
+  `);
+  const kinds = (
+    source: RevisionModel,
+    target: RevisionModel,
+    direction: "upgrade" | "downgrade",
+    from: string,
+    to: string,
+  ) => {
+    const methods = source.methods.filter((m) => target.methods.some((t) => t.name === m.name));
+    const entries = methods.map((m) => {
+      const key = JSON.stringify(m.name);
+      const params = `params: (params: unknown) => ${convertStep}(${rules}, ${direction}, ${from}, ${to}, "params", ${key}, params)`;
+      const result = m.result
+        ? `, result: (result: unknown) => ${convertStep}(${rules}, ${direction}, ${from}, ${to}, "result", ${key}, result)`
+        : "";
+      return `${key}: { ${params}${result} },`;
+    });
+    return `{\n${entries.join("\n")}\n}`;
+  };
+  file.print(`
+    /** Per message kind, ${older.revision} → ${newer.revision}: each method's params, and each request's result. */
+    export const upgradeMessages = ${kinds(older, newer, "upgrade", a, b)};
+
+    /** Per message kind, ${newer.revision} → ${older.revision}. */
+    export const downgradeMessages = ${kinds(newer, older, "downgrade", b, a)};
+  `);
+}
+
+export function emitShimIndex(file: GeneratedFile, models: readonly RevisionModel[]): void {
+  const shapes = models.map((m) => file.importValue(`./${m.revision}.js`, "shapes", moduleName(m.revision)));
+  const steps = models.slice(1).map((newer, i) => {
+    const older = models[i]!;
+    const module = `./${stepFile(older.revision, newer.revision)}.js`;
+    const suffix = `${moduleName(older.revision)}_${moduleName(newer.revision)}`;
+    const up = file.importValue(module, "upgrade", `upgrade_${suffix}`);
+    const down = file.importValue(module, "downgrade", `downgrade_${suffix}`);
+    return `{ upgrade: ${up}, downgrade: ${down} }`;
+  });
+  const options = file.importType(runtime, "ConvertOptions");
+  const converted = file.importType(runtime, "Converted");
+  file.print(`
+    export { ShimError } from "mcpgen/runtime";
+
+    /** The revisions convert() knows, oldest first. */
+    export const revisions = ${JSON.stringify(models.map((m) => m.revision))} as const;
+
+    /** Every revision's shapes and every adjacent step's plans. */
+    export const shimTables = {
+      revisions: [${shapes.join(", ")}],
+      steps: [${steps.join(", ")}],
+      rules: ${file.importValue(runtime, "shimRules")},
+    } satisfies ${file.importType(runtime, "ShimTables")};
+
+    /**
+     * Converts a whole JSON-RPC message (request, notification, result or error
+     * response) from one revision to another. For a response, \`method\` names the
+     * request it answers. Returns the message and what was dropped, defaulted or
+     * mapped on the way; throws ShimError when the target cannot express it.
+     */
+    export function convert(message: unknown, options: ${options}): ${converted} {
+      return ${file.importValue(runtime, "convertMessage")}(shimTables, message, options);
+    }
+
+    /** Converts a method's params (undefined when the message has none). */
+    export function convertParams(method: string, params: unknown, options: Omit<${options}, "method">): ${converted} {
+      return ${file.importValue(runtime, "convertParams", "convertParamsWith")}(shimTables, method, params, options);
+    }
+
+    /** Converts a request's result. */
+    export function convertResult(method: string, result: unknown, options: Omit<${options}, "method">): ${converted} {
+      return ${file.importValue(runtime, "convertResult", "convertResultWith")}(shimTables, method, result, options);
+    }
+  `);
+}
