@@ -52,6 +52,15 @@ export interface RevisionInfo {
   readonly batching: boolean;
   /** The schema union listing the requests carried by InputRequiredResult, or null. */
   readonly inputRequests: string | null;
+  /**
+   * For the "initialize" lifecycle: the methods each side may send before the
+   * handshake completes, besides initialize and notifications/initialized
+   * (basic/lifecycle#initialization); null for other lifecycles.
+   */
+  readonly beforeInitialized: {
+    readonly client: readonly string[];
+    readonly server: readonly string[];
+  } | null;
   readonly schemaSha256: string;
   /** The upstream commit, or null for a schema given to `generate --schema`. */
   readonly commit: string | null;

@@ -32,6 +32,7 @@ export function revisionInfo(model: RevisionModel) {
     lifecycle: model.facts.lifecycle,
     batching: model.facts.batching,
     inputRequests: model.facts.inputRequests ?? null,
+    beforeInitialized: model.facts.beforeInitialized ?? null,
     schemaSha256: model.source.sha256,
     commit: model.source.commit ?? null,
   };

@@ -3,11 +3,13 @@
 import { ErrorCode } from "../diagnostics.js";
 import { overlayFor, type MethodOverlay } from "./overlay.js";
 import { deriveMethods } from "./methods.js";
+import { byCodeUnit } from "./order.js";
 import { indexDeclarations, objectView, resolveDeclarations, unionMembers, type DeclarationIndex } from "./resolve.js";
 import type {
   Constant,
   Diagnostic,
   EnvelopeFacts,
+  MethodModel,
   ParsedSchema,
   RevisionFacts,
   RevisionModel,
@@ -68,12 +70,18 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     });
   }
 
+  const beforeInitialized =
+    lifecycle === "initialize" && rule?.beforeInitialized
+      ? checkBeforeInitialized(rule.beforeInitialized, derived.methods, severity, diagnostics)
+      : undefined;
+
   const facts: RevisionFacts = {
     protocolVersion: stringConstant(schema.constants, "LATEST_PROTOCOL_VERSION", diagnostics),
     jsonrpcVersion: stringConstant(schema.constants, "JSONRPC_VERSION", diagnostics),
     batching: admitsArray({ kind: "reference", name: "JSONRPCMessage" }, index),
     lifecycle,
     ...(inputRequests ? { inputRequests } : {}),
+    ...(beforeInitialized ? { beforeInitialized } : {}),
     envelope: envelopeOf(index, diagnostics),
   };
 
@@ -86,6 +94,32 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     methods: derived.methods,
     diagnostics,
   };
+}
+
+/**
+ * The overlay's pre-handshake methods, each of which the revision must have and
+ * let that side send; returned sorted by code unit.
+ */
+function checkBeforeInitialized(
+  lists: NonNullable<RevisionFacts["beforeInitialized"]>,
+  methods: readonly MethodModel[],
+  severity: Diagnostic["severity"],
+  diagnostics: Diagnostic[],
+): NonNullable<RevisionFacts["beforeInitialized"]> {
+  const sends = { client: "client-to-server", server: "server-to-client" } as const;
+  for (const side of ["client", "server"] as const) {
+    for (const name of lists[side]) {
+      const method = methods.find((m) => m.name === name);
+      if (!method || (method.direction !== sends[side] && method.direction !== "both")) {
+        diagnostics.push({
+          severity,
+          code: ErrorCode.OverlayUnknownMethod,
+          message: `overlay lets the ${side} send ${name} before initialization, but the ${side} ${method ? "does not send it" : "has no such method"} in this revision`,
+        });
+      }
+    }
+  }
+  return { client: [...lists.client].sort(byCodeUnit), server: [...lists.server].sort(byCodeUnit) };
 }
 
 /** Sorts the members of JSONRPCMessage by the members they require. */

@@ -33,6 +33,8 @@ export interface RevisionRule extends RevisionRange, Cited {
   lifecycle: RevisionFacts["lifecycle"];
   /** The union alias listing the requests that travel inside InputRequiredResult. */
   inputRequests?: string;
+  /** For the "initialize" lifecycle: what each side may send before the handshake completes. */
+  beforeInitialized?: RevisionFacts["beforeInitialized"];
 }
 
 export interface MethodOverlay {

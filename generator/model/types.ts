@@ -248,6 +248,11 @@ export interface RevisionFacts {
   lifecycle: "initialize" | "per-request";
   /** The union of requests that travel inside InputRequiredResult, when the revision has one. */
   inputRequests?: string;
+  /**
+   * For the "initialize" lifecycle: the methods each side may send before the
+   * handshake completes, besides the handshake's own messages (from the overlay).
+   */
+  beforeInitialized?: { client: string[]; server: string[] };
   /** The members of JSONRPCMessage, by shape. */
   envelope: EnvelopeFacts;
 }

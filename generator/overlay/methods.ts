@@ -174,6 +174,11 @@ export const methodOverlay: MethodOverlay = {
     {
       until: "2025-11-25",
       lifecycle: "initialize",
+      // "The client SHOULD NOT send requests other than pings before the server
+      // has responded to the initialize request. The server SHOULD NOT send
+      // requests other than pings and logging before receiving the initialized
+      // notification."
+      beforeInitialized: { client: ["ping"], server: ["notifications/message", "ping"] },
       cite: "basic/lifecycle#initialization",
     },
     {

@@ -325,6 +325,33 @@ describe("revision facts", () => {
     ]);
   });
 
+  test("what each side may send before initialization comes from the overlay and must exist", () => {
+    const withInitialize = `${pingAndCall.replace("export type ClientRequest = PingRequest | CallRequest;", "export type ClientRequest = PingRequest | CallRequest | InitializeRequest;")}
+      export interface InitializeRequest extends JSONRPCRequest { method: "initialize" }
+      export interface InitializeResult extends Result {}`;
+    const rule = (client: string[], server: string[]) => ({
+      ...noOverlay,
+      results: [ping],
+      revisions: [{ lifecycle: "initialize" as const, beforeInitialized: { client, server }, cite: "test" }],
+    });
+    const good = model(withInitialize, { overlay: rule(["ping"], ["ping", "notifications/progress"]) });
+    expect(good.diagnostics).toEqual([]);
+    expect(good.facts.beforeInitialized).toEqual({ client: ["ping"], server: ["notifications/progress", "ping"] });
+    // sampling/createMessage is the server's to send; logging/setLevel does not exist here.
+    const bad = model(withInitialize, { overlay: rule(["sampling/createMessage"], ["logging/setLevel"]) });
+    expect(bad.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "E_OVERLAY_UNKNOWN_METHOD",
+        "overlay lets the client send sampling/createMessage before initialization, but the client does not send it in this revision",
+      ],
+      [
+        "E_OVERLAY_UNKNOWN_METHOD",
+        "overlay lets the server send logging/setLevel before initialization, but the server has no such method in this revision",
+      ],
+    ]);
+    expect(model(pingAndCall, { overlay: { ...noOverlay, results: [ping] } }).facts.beforeInitialized).toBeUndefined();
+  });
+
   test("requests in the overlay's input-request union travel inside InputRequiredResult", () => {
     const schema = `${pingAndCall.replace("export type ServerRequest = PingRequest | SampleRequest;", "")}
       export type InputRequest = SampleRequest;`;

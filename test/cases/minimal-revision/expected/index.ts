@@ -2,7 +2,7 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type { RevisionInfo } from "mcpgen/runtime";
+import type { MessageTables, RevisionInfo } from "mcpgen/runtime";
 
 /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
 export const revisions = [
@@ -13,9 +13,21 @@ export const revisions = [
     lifecycle: "initialize",
     batching: false,
     inputRequests: null,
+    beforeInitialized: null,
     schemaSha256: "1a28fdcd7463b38b86c34b73d8a7672618f541b95ba5a89ee62cc0022ee050e4",
     commit: null,
   },
 ] as const satisfies readonly RevisionInfo[];
 
 export type RevisionName = (typeof revisions)[number]["name"];
+
+/**
+ * Loads a revision's message tables on first use, so that a process pays
+ * only for the revisions its peers speak.
+ */
+export const loadMessageTables: { readonly [R in RevisionName]: () => Promise<MessageTables> } = {
+  "minimal-revision": () => import("./minimal-revision/validators.js").then((m) => m.messageTables),
+};
+
+/** Loads the version shims (every revision's shapes): needed only when two peers speak different revisions. */
+export const loadShims = () => import("./shims/index.js");
