@@ -5,7 +5,11 @@ export default defineConfig({
   resolve: {
     // Generated code imports its runtime contract by package name, as it does in
     // a user's project; inside this repository that name is the source folder.
-    alias: { "mcpgen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)) },
+    alias: {
+      "mcpgen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)),
+      "mcpgen/server": fileURLToPath(new URL("./runtime/server/index.ts", import.meta.url)),
+      "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),
+    },
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -1,0 +1,138 @@
+// Tool input and output schemas: their TypeScript types (so a handler's
+// arguments are typed from the schema it declares) and their validation with
+// ajv. JSON Schema 2020-12 is the default dialect and draft-07 is supported
+// when `$schema` names it (basic#json-schema-usage); other dialects are refused
+// at registration. ajv is imported on first use: it costs ~50 ms to load, which
+// a server should not pay before answering initialize.
+
+/** A JSON Schema, as far as the types below read it. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** The schema of a tool's arguments or structured output: an object schema (Tool.inputSchema). */
+export interface ObjectSchema {
+  readonly $schema?: string;
+  readonly type: "object";
+  readonly properties?: { readonly [name: string]: JsonSchema };
+  readonly required?: readonly string[];
+  readonly [keyword: string]: unknown;
+}
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The TypeScript type of the values a schema accepts, for the common keywords
+ * (type, properties, required, items, enum, const, anyOf, oneOf). What it does
+ * not model becomes `unknown`, never a wrong type.
+ */
+export type FromSchema<S> = S extends true
+  ? unknown
+  : S extends { readonly const: infer C }
+    ? C
+    : S extends { readonly enum: readonly (infer E)[] }
+      ? E
+      : S extends { readonly anyOf: readonly (infer A)[] }
+        ? FromSchemaEach<A>
+        : S extends { readonly oneOf: readonly (infer A)[] }
+          ? FromSchemaEach<A>
+          : S extends { readonly type: readonly (infer T)[] }
+            ? FromTypeName<T & string, S>
+            : S extends { readonly type: infer T extends string }
+              ? FromTypeName<T, S>
+              : S extends { readonly properties: object }
+                ? FromObject<S>
+                : unknown;
+
+type FromSchemaEach<A> = A extends unknown ? FromSchema<A> : never;
+
+type FromTypeName<T extends string, S> = T extends "string"
+  ? string
+  : T extends "number" | "integer"
+    ? number
+    : T extends "boolean"
+      ? boolean
+      : T extends "null"
+        ? null
+        : T extends "array"
+          ? S extends { readonly items: infer I }
+            ? FromSchema<I>[]
+            : unknown[]
+          : T extends "object"
+            ? FromObject<S>
+            : unknown;
+
+type RequiredNames<S> = S extends { readonly required: readonly (infer R)[] } ? R & string : never;
+
+type FromObject<S> = S extends { readonly properties: infer P }
+  ? Simplify<
+      { -readonly [K in keyof P & string as K extends RequiredNames<S> ? K : never]: FromSchema<P[K]> } & {
+        -readonly [K in keyof P & string as K extends RequiredNames<S> ? never : K]?: FromSchema<P[K]>;
+      }
+    >
+  : { [key: string]: unknown };
+
+/** A compiled schema: undefined when the value conforms, else a readable list of problems. */
+export type SchemaCheck = (value: unknown) => string | undefined;
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/** The dialect a schema declares, or why it cannot be used. */
+export function dialectOf(schema: object): "2020-12" | "draft-07" | { unsupported: string } {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined || (typeof declared === "string" && DRAFT_2020_12.test(declared))) return "2020-12";
+  if (typeof declared === "string" && DRAFT_07.test(declared)) return "draft-07";
+  return { unsupported: String(declared) };
+}
+
+type AjvInstance = {
+  compile(schema: object): ((value: unknown) => boolean) & { errors?: AjvError[] | null };
+};
+interface AjvError {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params?: Record<string, unknown>;
+}
+
+let instances: Promise<Record<"2020-12" | "draft-07", AjvInstance>> | undefined;
+
+function loadAjv(): Promise<Record<"2020-12" | "draft-07", AjvInstance>> {
+  instances ??= Promise.all([import("ajv/dist/2020.js"), import("ajv")]).then(([a2020, a07]) => {
+    // Formats are annotations, as in JSON Schema 2020-12 by default and as the
+    // generated validators treat them; logger: false keeps stdout/stderr clean.
+    const options = { allErrors: true, strict: false, validateFormats: false, logger: false as const };
+    const Ajv2020 = a2020.Ajv2020;
+    const Ajv07 = a07.Ajv;
+    return { "2020-12": new Ajv2020(options), "draft-07": new Ajv07(options) };
+  });
+  return instances;
+}
+
+/** Starts loading ajv without waiting for it (after the handshake, so that the first tools/call is fast). */
+export function warmUpSchemas(): void {
+  void loadAjv().catch(() => undefined);
+}
+
+/**
+ * Compiles a schema; throws with ajv's message when the schema itself is
+ * invalid. The result reports problems as "/path: message" lines.
+ */
+export async function compileSchema(schema: ObjectSchema): Promise<SchemaCheck> {
+  const dialect = dialectOf(schema);
+  if (typeof dialect !== "string") throw new TypeError(`unsupported JSON Schema dialect ${dialect.unsupported}`);
+  const ajv = (await loadAjv())[dialect];
+  const validate = ajv.compile(schema as object);
+  return (value) => {
+    if (validate(value)) return undefined;
+    return (validate.errors ?? []).map(describeError).join("; ");
+  };
+}
+
+function describeError(error: AjvError): string {
+  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+  const extra =
+    error.keyword === "additionalProperties" && error.params?.["additionalProperty"] !== undefined
+      ? ` (${String(error.params["additionalProperty"])})`
+      : "";
+  return `${where}: ${error.message ?? error.keyword}${extra}`;
+}

@@ -1,0 +1,636 @@
+// McpServer: what a server offers (tools, resources, resource templates,
+// prompts, completions) and the handlers of the methods that expose them, in
+// the handler revision's types. The protocol itself (lifecycle, validation,
+// capability checks, conversion to the client's revision) is Session's.
+import { run } from "../validation.js";
+import { invalidParams, ProtocolError, RESOURCE_NOT_FOUND } from "./errors.js";
+import {
+  handlerTables,
+  INTERNAL_ERROR,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type ContentBlock,
+  type GetPromptRequestParams,
+  type GetPromptResult,
+  type Icon,
+  type Implementation,
+  type InitializeResult,
+  type LoggingLevel,
+  type Prompt,
+  type PromptArgument,
+  type ReadResourceRequestParams,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+  type ToolAnnotations,
+} from "./handler-revision.js";
+import { compileSchema, dialectOf, warmUpSchemas, type FromSchema, type ObjectSchema, type SchemaCheck } from "./json-schema.js";
+import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
+import { paginate } from "./pagination.js";
+import { Session, type MethodHandler, type RequestContext, type SessionHost } from "./session.js";
+import { UriTemplate, type UriVariables } from "./uri-template.js";
+
+export interface ServerOptions {
+  /** How to use the server, for the client's model (InitializeResult.instructions). */
+  instructions?: string;
+  /**
+   * Capabilities to declare besides those the registered features imply, e.g.
+   * `{ tools: {} }` to add tools after clients have connected, or `experimental`.
+   */
+  capabilities?: ServerCapabilities;
+  /** Items per page of tools/list, resources/list, resources/templates/list and prompts/list. Default 100. */
+  pageSize?: number;
+  /** Timeout of server-to-client requests (sampling, elicitation, roots), in ms. Default 60 000. */
+  requestTimeoutMs?: number;
+  /** Whether to send list_changed notifications when features change at run time. Default true. */
+  listChanged?: boolean;
+  /** Where the server reports on itself. Default: stderr, from `logLevel` up. */
+  logger?: ServerLogger;
+  /** Threshold of the default logger. Default "warning" ("debug" shows lossy conversions). */
+  logLevel?: LoggingLevel;
+  /** Called when a client says its roots changed (notifications/roots/list_changed). */
+  onRootsListChanged?: (session: Session) => void;
+}
+
+/** Completes one argument: the values that start with, or otherwise fit, what the user typed. */
+export type Completer = (
+  value: string,
+  context: { readonly arguments: Readonly<Record<string, string>> },
+) => readonly string[] | Promise<readonly string[]>;
+
+// --- tools --------------------------------------------------------------------
+
+export interface ToolDefinition<I extends ObjectSchema, O extends ObjectSchema | undefined> {
+  title?: string;
+  description?: string;
+  /** JSON Schema of the arguments (2020-12 unless `$schema` says draft-07). Default: an object with any members. */
+  inputSchema?: I;
+  /** JSON Schema of structuredContent; results are checked against it. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What a tool handler returns: a text, or a result whose `content` may be left out when it has structuredContent. */
+export type ToolReturn<O> =
+  | string
+  | (Omit<CallToolResult, "content" | "structuredContent"> & {
+      content?: ContentBlock[];
+      structuredContent?: O extends ObjectSchema ? FromSchema<O> : { [key: string]: unknown };
+    });
+
+export type ToolHandler<I, O> = (
+  args: FromSchema<I>,
+  context: RequestContext,
+) => ToolReturn<O> | Promise<ToolReturn<O>>;
+
+/** A registered tool, resource, template or prompt; remove() unregisters it (and clients are told). */
+export interface Registration {
+  readonly name: string;
+  remove(): boolean;
+}
+
+interface RegisteredTool {
+  readonly tool: Tool;
+  readonly handler: ToolHandler<unknown, unknown>;
+  /** Compiled on first use (or by the warm-up after the handshake). */
+  input?: Promise<SchemaCheck>;
+  output?: Promise<SchemaCheck>;
+  inputCheck?: SchemaCheck;
+  outputCheck?: SchemaCheck;
+}
+
+// server/tools#tool-names: 1-128 characters from A-Z, a-z, 0-9, "_", "-" and ".".
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+// --- resources ------------------------------------------------------------------
+
+export type ResourceDefinition = Omit<Resource, "uri">;
+
+/**
+ * A read's result, or a text (sent as one text content with the resource's
+ * mimeType), or undefined when there is no such resource (-32002).
+ */
+export type ResourceReturn = ReadResourceResult | string | undefined;
+
+export type ResourceHandler = (uri: string, context: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
+
+export interface ResourceTemplateDefinition extends Omit<ResourceTemplate, "uriTemplate"> {
+  /** Completers for the template's variables, by name (completion/complete with ref/resource). */
+  complete?: Record<string, Completer>;
+  /** The concrete resources the template stands for, listed by resources/list. */
+  list?: (context: RequestContext) => Resource[] | Promise<Resource[]>;
+}
+
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: UriVariables,
+  context: RequestContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+interface RegisteredTemplate {
+  readonly template: ResourceTemplate;
+  readonly matcher: UriTemplate;
+  readonly definition: ResourceTemplateDefinition;
+  readonly handler: ResourceTemplateHandler;
+}
+
+// --- prompts --------------------------------------------------------------------
+
+export interface PromptDefinition<A extends readonly PromptArgument[]> {
+  title?: string;
+  description?: string;
+  arguments?: A;
+  /** Completers for the arguments, by name (completion/complete with ref/prompt). */
+  complete?: { [N in A[number]["name"]]?: Completer };
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A prompt's arguments by name: strings, required where the definition says so. */
+export type PromptArgs<A extends readonly PromptArgument[]> = {
+  [X in A[number] as X extends { required: true } ? X["name"] : never]: string;
+} & { [X in A[number] as X extends { required: true } ? never : X["name"]]?: string };
+
+/** A prompt's result, or a text (sent as one user message). */
+export type PromptReturn = GetPromptResult | string;
+
+export type PromptHandler<A extends readonly PromptArgument[]> = (
+  args: PromptArgs<A>,
+  context: RequestContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+interface RegisteredPrompt {
+  readonly prompt: Prompt;
+  readonly completers: Record<string, Completer>;
+  readonly handler: PromptHandler<readonly PromptArgument[]>;
+}
+
+export type Feature = "tools" | "resources" | "prompts";
+
+// completion#completion-results: at most 100 values in one response.
+const MAX_COMPLETIONS = 100;
+
+export class McpServer implements SessionHost {
+  readonly logger: ServerLogger;
+  readonly requestTimeoutMs: number;
+  private readonly pageSize: number;
+  private readonly listChanged: boolean;
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly resources = new Map<string, { resource: Resource; handler: ResourceHandler }>();
+  private readonly templates = new Map<string, RegisteredTemplate>();
+  private readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly sessionSet = new Set<Session>();
+  private readonly changed = new Set<Feature>();
+
+  constructor(
+    readonly info: Implementation,
+    private readonly options: ServerOptions = {},
+  ) {
+    this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
+    this.pageSize = options.pageSize ?? 100;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.listChanged = options.listChanged ?? true;
+    if (!Number.isInteger(this.pageSize) || this.pageSize < 1)
+      throw new RangeError(`pageSize must be a positive integer, not ${options.pageSize}`);
+  }
+
+  /** The connected sessions. */
+  get sessions(): ReadonlySet<Session> {
+    return this.sessionSet;
+  }
+
+  /** Opens a session for a transport; `send` writes one message. */
+  connect(send: (json: string) => void): Session {
+    const session = new Session(this, send);
+    this.sessionSet.add(session);
+    return session;
+  }
+
+  /** Closes every session. */
+  close(): void {
+    for (const session of [...this.sessionSet]) session.close();
+  }
+
+  // --- registration -------------------------------------------------------------
+
+  /** Registers a tool; its handler gets the arguments typed from `inputSchema`. */
+  tool<const I extends ObjectSchema = { type: "object" }, const O extends ObjectSchema | undefined = undefined>(
+    name: string,
+    definition: ToolDefinition<I, O>,
+    handler: ToolHandler<I, O>,
+  ): Registration {
+    if (!TOOL_NAME.test(name))
+      throw new TypeError(
+        `invalid tool name ${JSON.stringify(name)}: use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and "." (server/tools#tool-names)`,
+      );
+    if (this.tools.has(name)) throw new TypeError(`a tool named ${JSON.stringify(name)} is already registered`);
+    const { inputSchema = { type: "object" }, outputSchema, ...rest } = definition;
+    for (const [which, schema] of [
+      ["inputSchema", inputSchema],
+      ["outputSchema", outputSchema],
+    ] as const) {
+      if (schema === undefined) continue;
+      const dialect = dialectOf(schema);
+      if (typeof dialect !== "string")
+        throw new TypeError(
+          `tool ${name}: ${which} uses JSON Schema dialect ${dialect.unsupported}; supported are 2020-12 (the default) and draft-07`,
+        );
+    }
+    const tool = this.checked("Tool", `tool ${name}`, {
+      name,
+      ...rest,
+      inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
+    }) as Tool;
+    this.tools.set(name, { tool, handler: handler as ToolHandler<unknown, unknown> });
+    this.featureChanged("tools");
+    return this.registration(name, () => this.tools.delete(name), "tools");
+  }
+
+  /** Registers a resource at a fixed URI. */
+  resource(uri: string, definition: ResourceDefinition, handler: ResourceHandler): Registration {
+    if (this.resources.has(uri)) throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
+    const resource = this.checked("Resource", `resource ${uri}`, { uri, ...definition }) as Resource;
+    this.resources.set(uri, { resource, handler });
+    this.featureChanged("resources");
+    return this.registration(uri, () => this.resources.delete(uri), "resources");
+  }
+
+  /** Registers a resource template (RFC 6570); reads of matching URIs get the template's variables. */
+  resourceTemplate(
+    uriTemplate: string,
+    definition: ResourceTemplateDefinition,
+    handler: ResourceTemplateHandler,
+  ): Registration {
+    if (this.templates.has(uriTemplate))
+      throw new TypeError(`a resource template ${JSON.stringify(uriTemplate)} is already registered`);
+    const matcher = new UriTemplate(uriTemplate);
+    const { complete, list, ...metadata } = definition;
+    for (const variable of Object.keys(complete ?? {}))
+      if (!matcher.variableNames.includes(variable))
+        throw new TypeError(`resource template ${uriTemplate}: cannot complete ${variable}, which it does not have`);
+    const template = this.checked("ResourceTemplate", `resource template ${uriTemplate}`, {
+      uriTemplate,
+      ...metadata,
+    }) as ResourceTemplate;
+    this.templates.set(uriTemplate, { template, matcher, definition, handler });
+    this.featureChanged("resources");
+    return this.registration(uriTemplate, () => this.templates.delete(uriTemplate), "resources");
+  }
+
+  /** Registers a prompt; its handler gets the declared arguments, the required ones present. */
+  prompt<const A extends readonly PromptArgument[] = []>(
+    name: string,
+    definition: PromptDefinition<A>,
+    handler: PromptHandler<A>,
+  ): Registration {
+    if (this.prompts.has(name)) throw new TypeError(`a prompt named ${JSON.stringify(name)} is already registered`);
+    const { complete, ...metadata } = definition;
+    const completers: Record<string, Completer> = { ...(complete as Record<string, Completer> | undefined) };
+    for (const argument of Object.keys(completers))
+      if (!(definition.arguments ?? []).some((a) => a.name === argument))
+        throw new TypeError(`prompt ${name}: cannot complete ${argument}, which it does not have`);
+    const prompt = this.checked("Prompt", `prompt ${name}`, { name, ...metadata }) as Prompt;
+    this.prompts.set(name, {
+      prompt,
+      completers,
+      handler: handler as unknown as PromptHandler<readonly PromptArgument[]>,
+    });
+    this.featureChanged("prompts");
+    return this.registration(name, () => this.prompts.delete(name), "prompts");
+  }
+
+  /**
+   * Tells clients that a list changed without a registration changing, e.g.
+   * the resources a template's `list` returns (notifications/<feature>/list_changed).
+   */
+  sendListChanged(feature: Feature): void {
+    this.featureChanged(feature);
+  }
+
+  /** Tells the clients subscribed to `uri` that it changed (notifications/resources/updated). */
+  resourceUpdated(uri: string): void {
+    for (const session of this.sessionSet)
+      if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
+  }
+
+  /** Sends a log message to every initialized client, each filtered by the level it set. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    for (const session of this.sessionSet) if (session.isInitialized) session.log(level, data, logger);
+  }
+
+  /** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
+  private checked(type: string, what: string, value: Record<string, unknown>): unknown {
+    const verdict = run(handlerTables.checks[type]!, value);
+    if (!verdict.valid) {
+      const problem = verdict.errors[0]!;
+      throw new TypeError(`${what}: ${problem.path || "/"} ${problem.message} (schema type ${type})`);
+    }
+    return value;
+  }
+
+  private registration(name: string, remove: () => boolean, feature: Feature): Registration {
+    return {
+      name,
+      remove: () => {
+        const removed = remove();
+        if (removed) this.featureChanged(feature);
+        return removed;
+      },
+    };
+  }
+
+  /** list_changed notifications, one per feature per tick however many changes it saw. */
+  private featureChanged(feature: Feature): void {
+    if (!this.listChanged || this.sessionSet.size === 0) return;
+    if (this.changed.size === 0) queueMicrotask(() => this.flushChanged());
+    this.changed.add(feature);
+  }
+
+  private flushChanged(): void {
+    const features = [...this.changed];
+    this.changed.clear();
+    for (const session of this.sessionSet) {
+      if (!session.isInitialized) continue;
+      for (const feature of features) session.notify(`notifications/${feature}/list_changed`);
+    }
+  }
+
+  // --- capabilities and initialize -----------------------------------------------
+
+  /** The methods this server answers or sends given what is registered, in the handler revision. */
+  private offeredMethods(): string[] {
+    const declared = this.options.capabilities ?? {};
+    const has = (feature: Feature, count: number) => count > 0 || declared[feature] !== undefined;
+    const offered = ["ping", "logging/setLevel", "notifications/message"];
+    const withList = (feature: Feature, methods: string[]) => {
+      offered.push(...methods);
+      if (this.listChanged) offered.push(`notifications/${feature}/list_changed`);
+    };
+    if (has("tools", this.tools.size)) withList("tools", ["tools/list", "tools/call"]);
+    if (has("resources", this.resources.size + this.templates.size))
+      withList("resources", [
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "notifications/resources/updated",
+      ]);
+    if (has("prompts", this.prompts.size)) withList("prompts", ["prompts/list", "prompts/get"]);
+    const completes =
+      [...this.prompts.values()].some((p) => Object.keys(p.completers).length > 0) ||
+      [...this.templates.values()].some((t) => Object.keys(t.definition.complete ?? {}).length > 0);
+    if (completes || declared.completions !== undefined) offered.push("completion/complete");
+    return offered;
+  }
+
+  /**
+   * The server's capabilities, derived from the method table: each offered
+   * method's capability path is declared. A leaf is `{}` where the schema's
+   * ServerCapabilities takes an object there and `true` where it takes a flag.
+   */
+  capabilities(): ServerCapabilities {
+    const capabilities: Record<string, unknown> = {};
+    for (const method of this.offeredMethods()) {
+      const requirement = handlerTables.methods[method]?.capability;
+      if (!requirement || requirement.holder === "client") continue;
+      declare(capabilities, requirement.path);
+    }
+    return merge(capabilities, (this.options.capabilities ?? {}) as Record<string, unknown>) as ServerCapabilities;
+  }
+
+  initializeResult(protocolVersion: string): InitializeResult {
+    return {
+      protocolVersion,
+      capabilities: this.capabilities(),
+      serverInfo: this.info,
+      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+    };
+  }
+
+  initialized(): void {
+    // Loading ajv and compiling the schemas after the handshake keeps both off
+    // the cold start and off the first tools/call.
+    if (this.tools.size === 0) return;
+    warmUpSchemas();
+    const timer = setTimeout(() => {
+      for (const [name, tool] of this.tools)
+        void this.schemaCheck(tool, "input").catch((error) =>
+          this.logger("error", `tool ${name}: invalid inputSchema: ${(error as Error).message}`),
+        );
+    }, 0);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  closed(session: Session): void {
+    this.sessionSet.delete(session);
+  }
+
+  // --- method handlers (handler revision) -----------------------------------------
+
+  readonly handlers: { readonly [method: string]: MethodHandler } = {
+    ping: () => ({}),
+    "logging/setLevel": (params: { level: LoggingLevel }, context: RequestContext) => {
+      if (!isLoggingLevel(params.level)) throw invalidParams(`Unknown logging level ${JSON.stringify(params.level)}`);
+      context.session.logLevel = params.level;
+      return {};
+    },
+    "tools/list": (params: { cursor?: string }) => {
+      const page = paginate([...this.tools.values()], params.cursor, this.pageSize);
+      return withCursor({ tools: page.items.map((t) => t.tool) }, page.nextCursor);
+    },
+    "tools/call": (params: CallToolRequestParams, context: RequestContext) => this.callTool(params, context),
+    "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
+      const listed: Resource[] = [...this.resources.values()].map((r) => r.resource);
+      for (const { definition } of this.templates.values())
+        if (definition.list) listed.push(...(await definition.list(context)));
+      const page = paginate(listed, params.cursor, this.pageSize);
+      return withCursor({ resources: page.items }, page.nextCursor);
+    },
+    "resources/templates/list": (params: { cursor?: string }) => {
+      const page = paginate([...this.templates.values()], params.cursor, this.pageSize);
+      return withCursor({ resourceTemplates: page.items.map((t) => t.template) }, page.nextCursor);
+    },
+    "resources/read": (params: ReadResourceRequestParams, context: RequestContext) => this.readResource(params, context),
+    "resources/subscribe": (params: { uri: string }, context: RequestContext) => {
+      context.session.subscriptions.add(params.uri);
+      return {};
+    },
+    "resources/unsubscribe": (params: { uri: string }, context: RequestContext) => {
+      context.session.subscriptions.delete(params.uri);
+      return {};
+    },
+    "prompts/list": (params: { cursor?: string }) => {
+      const page = paginate([...this.prompts.values()], params.cursor, this.pageSize);
+      return withCursor({ prompts: page.items.map((p) => p.prompt) }, page.nextCursor);
+    },
+    "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.getPrompt(params, context),
+    "completion/complete": (params: CompleteRequestParams) => this.complete(params),
+  };
+
+  readonly notificationHandlers: { readonly [method: string]: (params: any, session: Session) => void } = {
+    "notifications/cancelled": (params: { requestId?: string | number; reason?: string }, session: Session) => {
+      if (params.requestId !== undefined) session.cancelRequest(params.requestId, params.reason);
+    },
+    "notifications/roots/list_changed": (_params: unknown, session: Session) => {
+      this.options.onRootsListChanged?.(session);
+    },
+  };
+
+  private async callTool(params: CallToolRequestParams, context: RequestContext): Promise<CallToolResult> {
+    const tool = this.tools.get(params.name);
+    // server/tools#error-handling: an unknown tool is a protocol error...
+    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
+    const args = params.arguments ?? {};
+    const inputCheck = tool.inputCheck ?? (await this.schemaCheck(tool, "input"));
+    const problems = inputCheck(args);
+    // ...while invalid arguments, thrown errors and business failures are results with isError.
+    if (problems !== undefined) return errorResult(`Invalid arguments for tool ${params.name}: ${problems}`);
+    let returned: ToolReturn<unknown>;
+    try {
+      returned = await tool.handler(args as never, context);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+    return this.toolResult(tool, returned);
+  }
+
+  private async schemaCheck(tool: RegisteredTool, which: "input" | "output"): Promise<SchemaCheck> {
+    const schema = which === "input" ? tool.tool.inputSchema : tool.tool.outputSchema!;
+    const pending = (tool[which] ??= compileSchema(schema as ObjectSchema));
+    try {
+      const check = await pending;
+      tool[`${which}Check`] = check;
+      return check;
+    } catch (error) {
+      throw new ProtocolError(
+        INTERNAL_ERROR,
+        `Internal error: tool ${tool.tool.name} has an invalid ${which}Schema: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private async toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): Promise<CallToolResult> {
+    if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
+    const result = { ...returned } as CallToolResult;
+    const structured = result.structuredContent;
+    // server/tools#structured-content: a tool returning structured content SHOULD also return it serialized in a text block.
+    if (result.content === undefined || (result.content.length === 0 && structured !== undefined))
+      result.content = structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }];
+    if (tool.tool.outputSchema && !result.isError) {
+      // server/tools#output-schema: structured results MUST conform to the output schema.
+      const name = tool.tool.name;
+      if (structured === undefined) return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
+      const check = tool.outputCheck ?? (await this.schemaCheck(tool, "output"));
+      const problems = check(structured);
+      if (problems !== undefined) {
+        this.logger("error", `tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
+        return errorResult(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
+      }
+    }
+    return result;
+  }
+
+  private async readResource(params: ReadResourceRequestParams, context: RequestContext): Promise<ReadResourceResult> {
+    const { uri } = params;
+    let returned: ResourceReturn;
+    let mimeType: string | undefined;
+    const fixed = this.resources.get(uri);
+    if (fixed) {
+      mimeType = fixed.resource.mimeType;
+      returned = await fixed.handler(uri, context);
+    } else {
+      for (const { matcher, template, handler } of this.templates.values()) {
+        const variables = matcher.match(uri);
+        if (!variables) continue;
+        mimeType = template.mimeType;
+        returned = await handler(uri, variables, context);
+        break;
+      }
+    }
+    // server/resources#error-handling
+    if (returned === undefined) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    if (typeof returned !== "string") return returned;
+    return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }] };
+  }
+
+  private async getPrompt(params: GetPromptRequestParams, context: RequestContext): Promise<GetPromptResult> {
+    const registered = this.prompts.get(params.name);
+    // server/prompts#error-handling: invalid prompt name and missing arguments are -32602.
+    if (!registered) throw invalidParams(`Unknown prompt: ${params.name}`, { name: params.name });
+    const args = params.arguments ?? {};
+    for (const argument of registered.prompt.arguments ?? [])
+      if (argument.required && args[argument.name] === undefined)
+        throw invalidParams(`Missing required argument ${argument.name} for prompt ${params.name}`, {
+          name: params.name,
+          argument: argument.name,
+        });
+    const returned = await registered.handler(args as never, context);
+    if (typeof returned !== "string") return returned;
+    return { messages: [{ role: "user", content: { type: "text", text: returned } }] };
+  }
+
+  private async complete(params: CompleteRequestParams): Promise<CompleteResult> {
+    const { ref, argument } = params;
+    let completer: Completer | undefined;
+    if (ref.type === "ref/prompt") {
+      const prompt = this.prompts.get(ref.name);
+      if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`, { name: ref.name });
+      completer = prompt.completers[argument.name];
+    } else {
+      const template = this.templates.get(ref.uri);
+      if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
+      completer = template.definition.complete?.[argument.name];
+    }
+    const values = completer ? await completer(argument.value, { arguments: params.context?.arguments ?? {} }) : [];
+    return {
+      completion: {
+        values: values.slice(0, MAX_COMPLETIONS),
+        total: values.length,
+        hasMore: values.length > MAX_COMPLETIONS,
+      },
+    };
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function withCursor<T extends object>(result: T, nextCursor: string | undefined): T & { nextCursor?: string } {
+  return nextCursor === undefined ? result : { ...result, nextCursor };
+}
+
+/** Sets a capability path: `{}` for an object the schema takes, `true` for a flag. */
+function declare(capabilities: Record<string, unknown>, path: readonly string[]): void {
+  let node = capabilities;
+  path.forEach((key, i) => {
+    if (i < path.length - 1) {
+      if (typeof node[key] !== "object" || node[key] === null) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+      return;
+    }
+    if (node[key] !== undefined) return;
+    node[key] = {};
+    if (!run(handlerTables.checks["ServerCapabilities"]!, capabilities).valid) node[key] = true;
+  });
+}
+
+function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(from)) {
+    const existing = into[key];
+    into[key] =
+      typeof existing === "object" && existing !== null && typeof value === "object" && value !== null
+        ? merge({ ...(existing as Record<string, unknown>) }, value as Record<string, unknown>)
+        : value;
+  }
+  return into;
+}

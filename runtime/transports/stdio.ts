@@ -1,0 +1,167 @@
+// The stdio transport (basic/transports#stdio): newline-delimited JSON-RPC on
+// stdin and stdout. Framing only; every protocol decision is the session's.
+// stdout carries nothing but MCP messages: while the server runs, anything
+// else written to process.stdout (a stray console.log) goes to stderr.
+import type { McpServer } from "../server/server.js";
+import type { Session } from "../server/session.js";
+
+export interface StdioOptions {
+  /** Default: process.stdin. */
+  input?: NodeJS.ReadableStream;
+  /** Default: process.stdout. */
+  output?: NodeJS.WritableStream;
+  /**
+   * Longest accepted line, in bytes. A longer one is discarded as it streams
+   * (never buffered whole) and answered with an error. Default 4 MiB.
+   */
+  maxMessageBytes?: number;
+  /** After input ends, how long requests in flight may take to answer before the connection closes. Default 5000 ms. */
+  graceMs?: number;
+  /**
+   * When input ends or output breaks, end the process (exit code 0 after input
+   * ends, 1 on a broken pipe). Default true when serving process.stdin/stdout.
+   */
+  exitProcess?: boolean;
+}
+
+export interface StdioConnection {
+  readonly session: Session;
+  /** Resolves when the connection has closed (input ended, output broke, or close() was called). */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+
+const NEWLINE = 0x0a;
+
+/** Serves `server` on stdin/stdout until stdin ends. */
+export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const limit = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const graceMs = options.graceMs ?? 5000;
+  const ownsProcess = options.exitProcess ?? (input === process.stdin && output === process.stdout);
+
+  // Our own writes go through the original write; everything else written to
+  // process.stdout is diverted to stderr while we serve.
+  const write = output.write.bind(output) as (chunk: string) => boolean;
+  const restoreStdout = output === process.stdout ? divertStdout() : () => {};
+
+  // Messages finished in the same tick leave in one write.
+  let queued: string[] = [];
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    if (queued.length === 0 || closed) return;
+    const text = queued.length === 1 ? queued[0]! + "\n" : queued.join("\n") + "\n";
+    queued = [];
+    write(text);
+  };
+  const send = (json: string) => {
+    queued.push(json);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      queueMicrotask(flush);
+    }
+  };
+
+  const session = server.connect(send);
+
+  // Framing: split on "\n", drop a trailing "\r", skip blank lines.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let discarding = false;
+  const deliver = (line: string) => {
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (text.trim() !== "") session.receive(text);
+  };
+  const onData = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    while (start < bytes.length) {
+      const end = bytes.indexOf(NEWLINE, start);
+      const stop = end === -1 ? bytes.length : end;
+      const size = pendingBytes + (stop - start);
+      if (size > limit) {
+        discarding = true;
+        pending = [];
+      } else if (!discarding) {
+        if (end !== -1 && pending.length === 0) deliver(bytes.toString("utf8", start, stop));
+        else pending.push(bytes.subarray(start, stop));
+      }
+      pendingBytes = size;
+      if (end === -1) break;
+      if (discarding) session.receiveOversized(pendingBytes, limit);
+      else if (pending.length > 0) deliver(Buffer.concat(pending).toString("utf8"));
+      pending = [];
+      pendingBytes = 0;
+      discarding = false;
+      start = end + 1;
+    }
+  };
+
+  let closed = false;
+  let resolveClosed!: () => void;
+  const closedPromise = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const close = (exitCode?: number, broken = false) => {
+    if (closed) return;
+    if (!broken) flush();
+    closed = true;
+    input.off("data", onData);
+    input.off("end", onEnd);
+    input.off("error", onInputError);
+    output.off("error", onOutputError);
+    session.close();
+    restoreStdout();
+    resolveClosed();
+    if (ownsProcess && exitCode !== undefined) {
+      if (exitCode === 0) write("") ? process.exit(0) : output.once("drain", () => process.exit(0));
+      else process.exit(exitCode);
+    }
+  };
+  const onEnd = () => {
+    // A last line without "\n" is still a message.
+    if (pending.length > 0 && !discarding) deliver(Buffer.concat(pending).toString("utf8"));
+    pending = [];
+    // The client is done sending (basic/lifecycle#stdio): answer what is in
+    // flight, for at most graceMs, then close.
+    const grace = setTimeout(() => close(0), graceMs);
+    void session.inputEnded().then(() => {
+      clearTimeout(grace);
+      close(0);
+    });
+  };
+  const onInputError = (error: Error) => {
+    process.stderr.write(`mcpgen: cannot read stdin: ${error.message}\n`);
+    close(1);
+  };
+  const onOutputError = (error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === "EPIPE" ? "stdout is closed (EPIPE): the client went away" : `cannot write stdout: ${error.message}`;
+    process.stderr.write(`mcpgen: ${reason}; stopping the server\n`);
+    close(1, true);
+  };
+
+  input.on("data", onData);
+  input.on("end", onEnd);
+  input.on("error", onInputError);
+  output.on("error", onOutputError);
+
+  return {
+    session,
+    closed: closedPromise,
+    close: () => close(),
+  };
+}
+
+/** Sends what others write to process.stdout to stderr; returns the undo. */
+function divertStdout(): () => void {
+  const stdout = process.stdout;
+  const own = Object.prototype.hasOwnProperty.call(stdout, "write");
+  const original = stdout.write;
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  return () => {
+    if (own) stdout.write = original;
+    else delete (stdout as { write?: unknown }).write;
+  };
+}
