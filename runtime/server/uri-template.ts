@@ -143,7 +143,8 @@ function expressionPattern(
   }
   const rule = RULES[operator];
   // What one value may contain: reserved expansion lets "/" through; the others stop at delimiters.
-  const value = rule.reserved ? (operator === "#" ? ".*?" : "[^?#]*?") : `[^/?#${escapeClass(rule.sep)},]*`;
+  // Lazy, so that an optional expression after it gets its share ({name}{.ext} on "logo.png").
+  const value = rule.reserved ? (operator === "#" ? ".*?" : "[^?#]*?") : `[^/?#${escapeClass(rule.sep)},]*?`;
   return variables
     .map((variable, index) => {
       groups.push({ expression, variable });
@@ -151,7 +152,7 @@ function expressionPattern(
       const named = rule.named ? `${escapeRegExp(variable.name)}=?` : "";
       const body = variable.explode
         ? operator === "/"
-          ? `((?:/[^/?#]*)+)`
+          ? `((?:/[^/?#]*)+?)`
           : `(${value}(?:${escapeRegExp(rule.sep)}${value})*)`
         : `(${value})`;
       if (variable.explode && operator === "/") return `${body}?`;
