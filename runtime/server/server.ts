@@ -484,22 +484,25 @@ export class McpServer implements SessionHost {
     },
   };
 
-  private async callTool(params: CallToolRequestParams, context: RequestContext): Promise<CallToolResult> {
+  // tools/call stays synchronous while nothing needs waiting for (schemas
+  // compiled, handler not async): one promise hop less per call.
+  private callTool(params: CallToolRequestParams, context: RequestContext): CallToolResult | Promise<CallToolResult> {
     const tool = this.tools.get(params.name);
     // server/tools#error-handling: an unknown tool is a protocol error...
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
-    const args = params.arguments ?? {};
-    const inputCheck = tool.inputCheck ?? (await this.schemaCheck(tool, "input"));
-    const problems = inputCheck(args);
+    const inputCheck = tool.inputCheck;
+    if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.callTool(params, context));
+    const problems = inputCheck(params.arguments ?? {});
     // ...while invalid arguments, thrown errors and business failures are results with isError.
     if (problems !== undefined) return errorResult(`Invalid arguments for tool ${params.name}: ${problems}`);
-    let returned: ToolReturn<unknown>;
+    let returned: ToolReturn<unknown> | Promise<ToolReturn<unknown>>;
     try {
-      returned = await tool.handler(args as never, context);
+      returned = tool.handler((params.arguments ?? {}) as never, context);
     } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      return errorResult(error instanceof Error ? error.message : String(error));
+      return toolFailure(error);
     }
+    if (returned instanceof Promise)
+      return returned.then((value) => this.toolResult(tool, value), toolFailure);
     return this.toolResult(tool, returned);
   }
 
@@ -518,25 +521,24 @@ export class McpServer implements SessionHost {
     }
   }
 
-  private async toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): Promise<CallToolResult> {
+  private toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): CallToolResult | Promise<CallToolResult> {
     if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
     const result = { ...returned } as CallToolResult;
     const structured = result.structuredContent;
     // server/tools#structured-content: a tool returning structured content SHOULD also return it serialized in a text block.
     if (result.content === undefined || (result.content.length === 0 && structured !== undefined))
       result.content = structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }];
-    if (tool.tool.outputSchema && !result.isError) {
-      // server/tools#output-schema: structured results MUST conform to the output schema.
-      const name = tool.tool.name;
-      if (structured === undefined) return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
-      const check = tool.outputCheck ?? (await this.schemaCheck(tool, "output"));
+    if (!tool.tool.outputSchema || result.isError) return result;
+    // server/tools#output-schema: structured results MUST conform to the output schema.
+    const name = tool.tool.name;
+    if (structured === undefined) return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
+    const conform = (check: SchemaCheck): CallToolResult => {
       const problems = check(structured);
-      if (problems !== undefined) {
-        this.logger("error", `tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
-        return errorResult(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
-      }
-    }
-    return result;
+      if (problems === undefined) return result;
+      this.logger("error", `tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
+      return errorResult(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
+    };
+    return tool.outputCheck ? conform(tool.outputCheck) : this.schemaCheck(tool, "output").then(conform);
   }
 
   private async readResource(params: ReadResourceRequestParams, context: RequestContext): Promise<ReadResourceResult> {
@@ -603,6 +605,12 @@ export class McpServer implements SessionHost {
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
+}
+
+/** A tool handler's exception: a ProtocolError stays one; anything else is a tool execution error. */
+function toolFailure(error: unknown): CallToolResult {
+  if (error instanceof ProtocolError) throw error;
+  return errorResult(error instanceof Error ? error.message : String(error));
 }
 
 function withCursor<T extends object>(result: T, nextCursor: string | undefined): T & { nextCursor?: string } {

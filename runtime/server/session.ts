@@ -110,6 +110,8 @@ export class Session {
   private backlog: string[] | null = null;
   private readonly inflight = new Map<RequestId, Inflight>();
   private readonly finishedIds = new Set<RequestId>();
+  private readonly finishedRing: (RequestId | undefined)[] = [];
+  private finishedCount = 0;
   private readonly outgoing = new Map<RequestId, Pending>();
   private idleWaiters: (() => void)[] = [];
   private nextOutgoingId = 0;
@@ -489,11 +491,12 @@ export class Session {
   }
 
   private remember(id: RequestId): void {
+    // A ring of the last REMEMBERED_IDS ids: O(1), no iterator per request.
+    const slot = this.finishedCount++ % REMEMBERED_IDS;
+    const evicted = this.finishedRing[slot];
+    if (evicted !== undefined) this.finishedIds.delete(evicted);
+    this.finishedRing[slot] = id;
     this.finishedIds.add(id);
-    if (this.finishedIds.size > REMEMBERED_IDS) {
-      const oldest = this.finishedIds.values().next().value as RequestId;
-      this.finishedIds.delete(oldest);
-    }
   }
 
   /**
@@ -817,7 +820,7 @@ function invalidMessageJson(id: RequestId, verdict: ValidationResult): string {
 }
 
 function resultJson(id: RequestId, result: string): string {
-  return `{${JSONRPC},"id":${JSON.stringify(id)},"result":${result}}`;
+  return `{${JSONRPC},"id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${result}}`;
 }
 
 /** An error response; without an id when the request's id could not be read (basic#error-responses). */

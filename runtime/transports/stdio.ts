@@ -46,8 +46,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const write = output.write.bind(output) as (chunk: string) => boolean;
   const restoreStdout = output === process.stdout ? divertStdout() : () => {};
 
-  // Messages finished in the same tick leave in one write.
+  // Replies produced while a chunk of input is being read leave in one write
+  // at the end of the chunk; later ones (async handlers) in one write per tick.
   let queued: string[] = [];
+  let reading = false;
   let flushScheduled = false;
   const flush = () => {
     flushScheduled = false;
@@ -58,7 +60,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   };
   const send = (json: string) => {
     queued.push(json);
-    if (!flushScheduled) {
+    if (!reading && !flushScheduled) {
       flushScheduled = true;
       queueMicrotask(flush);
     }
@@ -75,7 +77,15 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     if (text.trim() !== "") session.receive(text);
   };
   const onData = (chunk: Buffer | string) => {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    reading = true;
+    try {
+      frame(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    } finally {
+      reading = false;
+      flush();
+    }
+  };
+  const frame = (bytes: Buffer) => {
     let start = 0;
     while (start < bytes.length) {
       const end = bytes.indexOf(NEWLINE, start);
