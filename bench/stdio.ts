@@ -91,7 +91,12 @@ function start(script: string): Server {
 }
 
 /** Calls `total` times with at most `depth` outstanding; returns requests/s and latencies in µs. */
-function drive(server: Server, total: number, depth: number, firstId: number): Promise<{ rps: number; latencies: number[] }> {
+function drive(
+  server: Server,
+  total: number,
+  depth: number,
+  firstId: number,
+): Promise<{ rps: number; latencies: number[] }> {
   return new Promise((resolve) => {
     const sentAt = new Map<number, number>();
     const latencies: number[] = [];
@@ -186,7 +191,19 @@ console.log(
   `tools/call over stdio, Node ${process.version}; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
     `${pipelinedCalls} with ${inFlight} in flight; cold start: median of ${coldStarts} spawns\n`,
 );
-const header = ["server", "seq req/s", "×floor", "p50 µs", "p99 µs", `${inFlight}-deep req/s`, "×floor", "p50 µs", "p99 µs", "cold start ms", "×floor"];
+const header = [
+  "server",
+  "seq req/s",
+  "×floor",
+  "p50 µs",
+  "p99 µs",
+  `${inFlight}-deep req/s`,
+  "×floor",
+  "p50 µs",
+  "p99 µs",
+  "cold start ms",
+  "×floor",
+];
 const rows = summary.map((s) => [
   s.name,
   s.sequential.toFixed(0),

@@ -98,7 +98,11 @@ server.tool(
     if (!notes.has(title)) throw new Error(`No note titled "${title}"`);
     const answer = await context.elicit({
       message: `Delete the note "${title}"?`,
-      requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Delete" } }, required: ["confirm"] },
+      requestedSchema: {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: "Delete" } },
+        required: ["confirm"],
+      },
     });
     if (answer.action !== "accept" || answer.content?.["confirm"] !== true) return `Kept "${title}".`;
     notes.delete(title);
@@ -114,7 +118,11 @@ server.resourceTemplate(
     title: "A note",
     mimeType: "text/plain",
     list: () =>
-      [...notes.keys()].map((title) => ({ uri: `note:///${encodeURIComponent(title)}`, name: title, mimeType: "text/plain" })),
+      [...notes.keys()].map((title) => ({
+        uri: `note:///${encodeURIComponent(title)}`,
+        name: title,
+        mimeType: "text/plain",
+      })),
     complete: { title: (prefix) => [...notes.keys()].filter((title) => title.startsWith(prefix)) },
   },
   (_uri, { title }) => notes.get(String(title)), // undefined: "Resource not found" (-32002)

@@ -13,7 +13,11 @@ process.stdin.on("data", (chunk: string) => {
     if (message.id === undefined) continue;
     const result =
       message.method === "initialize"
-        ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "floor", version: "1" } }
+        ? {
+            protocolVersion: message.params.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: "floor", version: "1" },
+          }
         : message.method === "tools/call"
           ? { content: [{ type: "text", text: message.params.arguments.text }] }
           : {};

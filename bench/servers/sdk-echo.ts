@@ -4,7 +4,11 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 
 const server = new McpServer({ name: "sdk-echo", version: "1.0.0" });
-server.registerTool("echo", { description: "Returns its text.", inputSchema: { text: z.string() } }, async ({ text }) => ({
-  content: [{ type: "text", text }],
-}));
+server.registerTool(
+  "echo",
+  { description: "Returns its text.", inputSchema: { text: z.string() } },
+  async ({ text }) => ({
+    content: [{ type: "text", text }],
+  }),
+);
 await server.connect(new StdioServerTransport());

@@ -28,7 +28,14 @@ import {
   type Tool,
   type ToolAnnotations,
 } from "./handler-revision.js";
-import { compileSchema, dialectOf, warmUpSchemas, type FromSchema, type ObjectSchema, type SchemaCheck } from "./json-schema.js";
+import {
+  compileSchema,
+  dialectOf,
+  warmUpSchemas,
+  type FromSchema,
+  type ObjectSchema,
+  type SchemaCheck,
+} from "./json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate } from "./pagination.js";
 import { Session, type MethodHandler, type RequestContext, type SessionHost } from "./session.js";
@@ -255,7 +262,8 @@ export class McpServer implements SessionHost {
 
   /** Registers a resource at a fixed URI. */
   resource(uri: string, definition: ResourceDefinition, handler: ResourceHandler): Registration {
-    if (this.resources.has(uri)) throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
+    if (this.resources.has(uri))
+      throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
     const resource = this.checked("Resource", `resource ${uri}`, { uri, ...definition }) as Resource;
     this.resources.set(uri, { resource, handler });
     this.featureChanged("resources");
@@ -458,7 +466,8 @@ export class McpServer implements SessionHost {
       const page = paginate([...this.templates.values()], params.cursor, this.pageSize);
       return withCursor({ resourceTemplates: page.items.map((t) => t.template) }, page.nextCursor);
     },
-    "resources/read": (params: ReadResourceRequestParams, context: RequestContext) => this.readResource(params, context),
+    "resources/read": (params: ReadResourceRequestParams, context: RequestContext) =>
+      this.readResource(params, context),
     "resources/subscribe": (params: { uri: string }, context: RequestContext) => {
       context.session.subscriptions.add(params.uri);
       return {};
@@ -501,8 +510,7 @@ export class McpServer implements SessionHost {
     } catch (error) {
       return toolFailure(error);
     }
-    if (returned instanceof Promise)
-      return returned.then((value) => this.toolResult(tool, value), toolFailure);
+    if (returned instanceof Promise) return returned.then((value) => this.toolResult(tool, value), toolFailure);
     return this.toolResult(tool, returned);
   }
 
@@ -531,7 +539,8 @@ export class McpServer implements SessionHost {
     if (!tool.tool.outputSchema || result.isError) return result;
     // server/tools#output-schema: structured results MUST conform to the output schema.
     const name = tool.tool.name;
-    if (structured === undefined) return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
+    if (structured === undefined)
+      return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
     const conform = (check: SchemaCheck): CallToolResult => {
       const problems = check(structured);
       if (problems === undefined) return result;

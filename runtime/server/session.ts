@@ -169,7 +169,11 @@ export class Session {
     const parsed = parseJson(text);
     if (!parsed.ok) {
       this.send(
-        errorJson(undefined, PARSE_ERROR, `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`),
+        errorJson(
+          undefined,
+          PARSE_ERROR,
+          `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
+        ),
       );
       return;
     }
@@ -183,7 +187,11 @@ export class Session {
   receiveOversized(bytes: number, limit: number): void {
     if (this.phase === "closed") return;
     this.send(
-      errorJson(undefined, INVALID_REQUEST, `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`),
+      errorJson(
+        undefined,
+        INVALID_REQUEST,
+        `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`,
+      ),
     );
   }
 
@@ -257,7 +265,11 @@ export class Session {
       reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: ${method} ${why} in protocol revision ${info.name}`));
       return;
     }
-    if (entry.capability && entry.capability.holder !== "client" && !declared(this.serverCapabilitiesOnWire, entry.capability)) {
+    if (
+      entry.capability &&
+      entry.capability.holder !== "client" &&
+      !declared(this.serverCapabilitiesOnWire, entry.capability)
+    ) {
       reply(
         errorJson(
           id,
@@ -473,7 +485,11 @@ export class Session {
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    this.host.logger("error", `${inflight.method} handler failed: ${message}`, error instanceof Error ? error.stack : undefined);
+    this.host.logger(
+      "error",
+      `${inflight.method} handler failed: ${message}`,
+      error instanceof Error ? error.stack : undefined,
+    );
     inflight.reply(this.convertError(inflight, INTERNAL_ERROR, `Internal error: ${message}`));
   }
 
@@ -599,7 +615,8 @@ export class Session {
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     const refusal = this.refusal(method, "request");
     if (refusal) return Promise.reject(new RequestRefusedError(refusal));
-    if (options.signal?.aborted) return Promise.reject(new RequestRefusedError(`${method} was aborted before it was sent`));
+    if (options.signal?.aborted)
+      return Promise.reject(new RequestRefusedError(`${method} was aborted before it was sent`));
     let onWire = params;
     if (this.wire.shims) {
       try {
@@ -828,4 +845,3 @@ function errorJson(id: RequestId | undefined, code: number, message: string, dat
   const error = data === undefined ? { code, message } : { code, message, data };
   return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }
-

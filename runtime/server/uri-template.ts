@@ -52,8 +52,7 @@ export class UriTemplate {
     this.parts = parse(template);
     const names: string[] = [];
     for (const part of this.parts)
-      if (typeof part !== "string")
-        for (const v of part.variables) if (!names.includes(v.name)) names.push(v.name);
+      if (typeof part !== "string") for (const v of part.variables) if (!names.includes(v.name)) names.push(v.name);
     this.variableNames = names;
     const groups: { expression: Expression; variable: VariableSpec | null }[] = [];
     const source = this.parts
@@ -116,8 +115,7 @@ function parseExpression(body: string, template: string, offset: number): Expres
   const where = `at offset ${offset} in URI template ${JSON.stringify(template)}`;
   const first = body[0] ?? "";
   const operator = ("+#./;?&".includes(first) && first !== "" ? first : "") as Operator;
-  if ("=,!@|".includes(first) && first !== "")
-    throw new UriTemplateError(`reserved operator "${first}" ${where}`);
+  if ("=,!@|".includes(first) && first !== "") throw new UriTemplateError(`reserved operator "${first}" ${where}`);
   const list = operator === "" ? body : body.slice(1);
   if (list === "") throw new UriTemplateError(`empty expression ${where}`);
   const variables = list.split(",").map((spec): VariableSpec => {

@@ -5,11 +5,27 @@
 import type { McpServer } from "../server/server.js";
 import type { Session } from "../server/session.js";
 
+/** What the transport needs of its input: a byte stream (process.stdin, a socket, a PassThrough). */
+export interface InputStream {
+  on(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+}
+
+/** What the transport needs of its output. */
+export interface OutputStream {
+  write(chunk: string): boolean;
+  on(event: "error", listener: (error: NodeJS.ErrnoException) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  once(event: "drain", listener: () => void): unknown;
+}
+
 export interface StdioOptions {
   /** Default: process.stdin. */
-  input?: NodeJS.ReadableStream;
+  input?: InputStream;
   /** Default: process.stdout. */
-  output?: NodeJS.WritableStream;
+  output?: OutputStream;
   /**
    * Longest accepted line, in bytes. A longer one is discarded as it streams
    * (never buffered whole) and answered with an error. Default 4 MiB.
@@ -35,16 +51,17 @@ const NEWLINE = 0x0a;
 
 /** Serves `server` on stdin/stdout until stdin ends. */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
+  const input: InputStream = options.input ?? process.stdin;
+  const output: OutputStream = options.output ?? process.stdout;
   const limit = options.maxMessageBytes ?? 4 * 1024 * 1024;
   const graceMs = options.graceMs ?? 5000;
-  const ownsProcess = options.exitProcess ?? (input === process.stdin && output === process.stdout);
+  const ownsProcess =
+    options.exitProcess ?? (input === (process.stdin as unknown) && output === (process.stdout as unknown));
 
   // Our own writes go through the original write; everything else written to
   // process.stdout is diverted to stderr while we serve.
   const write = output.write.bind(output) as (chunk: string) => boolean;
-  const restoreStdout = output === process.stdout ? divertStdout() : () => {};
+  const restoreStdout = output === (process.stdout as unknown) ? divertStdout() : () => {};
 
   // Replies produced while a chunk of input is being read leave in one write
   // at the end of the chunk; later ones (async handlers) in one write per tick.
@@ -146,7 +163,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   };
   const onOutputError = (error: NodeJS.ErrnoException) => {
     const reason =
-      error.code === "EPIPE" ? "stdout is closed (EPIPE): the client went away" : `cannot write stdout: ${error.message}`;
+      error.code === "EPIPE"
+        ? "stdout is closed (EPIPE): the client went away"
+        : `cannot write stdout: ${error.message}`;
     process.stderr.write(`mcpgen: ${reason}; stopping the server\n`);
     close(1, true);
   };

@@ -29,11 +29,18 @@ test("bench/validate runs (quick mode) and every implementation agrees with the 
 test("bench/stdio runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const script = join(projectRoot, "dist", "bench", "stdio.js");
   expect(existsSync(script), "npm test compiles bench/ first").toBe(true);
-  const run = spawnSync(process.execPath, [script, "--quick"], { cwd: projectRoot, encoding: "utf8", timeout: 120_000 });
+  const run = spawnSync(process.execPath, [script, "--quick"], {
+    cwd: projectRoot,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
   // server, seq req/s, ×floor, p50, p99, 64-deep req/s, ×floor, p50, p99, cold start ms, ×floor
   const row = (name: string) =>
-    new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`, "m");
+    new RegExp(
+      `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
+      "m",
+    );
   for (const name of ["floor (bare Node)", "mcpgen", "SDK"]) expect(run.stdout).toMatch(row(name));
 }, 180_000);

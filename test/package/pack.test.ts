@@ -47,17 +47,29 @@ beforeAll(() => {
   consumer = tempDir("mcpgen-consumer-");
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify(consumerTsconfig));
+  // A server is a Node program: its project has Node's types (this project's copy, to stay offline).
+  writeFileSync(
+    join(consumer, "tsconfig.node.json"),
+    JSON.stringify({
+      ...consumerTsconfig,
+      compilerOptions: {
+        ...consumerTsconfig.compilerOptions,
+        types: ["node"],
+        typeRoots: [join(projectRoot, "node_modules", "@types")],
+      },
+    }),
+  );
   execFileSync(npm, ["install", "--silent", "--no-audit", "--no-fund", "--prefer-offline", join(packDir, tarball)], {
     cwd: consumer,
     stdio: ["ignore", "pipe", "inherit"],
   });
 }, 300_000);
 
-function compile(files: Record<string, string>): { status: number | null; output: string } {
+function compile(files: Record<string, string>, tsconfig = "tsconfig.json"): { status: number | null; output: string } {
   rmSync(join(consumer, "src"), { recursive: true, force: true });
   mkdirSync(join(consumer, "src"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(consumer, "src", name), text);
-  const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [tsc, "-p", tsconfig], { cwd: consumer, encoding: "utf8" });
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
@@ -69,6 +81,8 @@ describe("the tarball", () => {
     }
     for (const file of [
       "package/dist/runtime/index.js",
+      "package/dist/runtime/server/index.js",
+      "package/dist/runtime/transports/stdio.js",
       "package/dist/generator/cli/main.js",
       "package/bin/mcpgen.js",
       "package/spec/revisions.json",
@@ -163,5 +177,48 @@ export const b: ParamsOf<"elicitation/create"> = {};
     expect(output).toMatch(
       /src\/wrong\.ts\(4,26\): error TS2344: Type '"elicitation\/create"' does not satisfy the constraint/,
     );
+  });
+
+  test("a server built on mcpgen/server and mcpgen/stdio type-checks and answers initialize at two revisions", () => {
+    const { status, output } = compile(
+      {
+        "server.ts": `import { McpServer } from "mcpgen/server";
+import { serveStdio } from "mcpgen/stdio";
+
+const server = new McpServer({ name: "consumer", version: "1.0.0" });
+server.tool(
+  "shout",
+  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  ({ text }) => text.toUpperCase(),
+);
+serveStdio(server);
+`,
+      },
+      "tsconfig.node.json",
+    );
+    expect(output).toBe("");
+    expect(status).toBe(0);
+    const lines = ["2025-11-25", "2024-11-05"].map((protocolVersion, i) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: i,
+        method: "initialize",
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+    );
+    for (const [i, line] of lines.entries()) {
+      const run = spawnSync(process.execPath, [join(consumer, "dist", "server.js")], {
+        cwd: consumer,
+        input: line + "\n",
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        id: i,
+        result: { protocolVersion: i === 0 ? "2025-11-25" : "2024-11-05", serverInfo: { name: "consumer" } },
+      });
+    }
   });
 });

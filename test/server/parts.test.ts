@@ -120,7 +120,8 @@ describe("registration", () => {
 
   test("tool names follow server/tools#tool-names", () => {
     const s = server();
-    for (const good of ["getUser", "DATA_EXPORT_v2", "admin.tools.list", "a-b", "x".repeat(128)]) s.tool(good, {}, () => "");
+    for (const good of ["getUser", "DATA_EXPORT_v2", "admin.tools.list", "a-b", "x".repeat(128)])
+      s.tool(good, {}, () => "");
     for (const bad of ["", "has space", "comma,", "x".repeat(129), "ünïcode"])
       expect(() => s.tool(bad, {}, () => "")).toThrow(/invalid tool name .* \(server\/tools#tool-names\)/);
     expect(() => s.tool("getUser", {}, () => "")).toThrow('a tool named "getUser" is already registered');
@@ -133,7 +134,9 @@ describe("registration", () => {
     );
     expect(() =>
       s.tool("u", { inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" } }, () => ""),
-    ).toThrow("tool u: inputSchema uses JSON Schema dialect http://json-schema.org/draft-04/schema#; supported are 2020-12 (the default) and draft-07");
+    ).toThrow(
+      "tool u: inputSchema uses JSON Schema dialect http://json-schema.org/draft-04/schema#; supported are 2020-12 (the default) and draft-07",
+    );
     expect(() => s.resource("r://x", { name: 5 } as never, () => "")).toThrow("resource r://x: /name must be string");
     expect(() => s.resourceTemplate("r://{x", { name: "x" }, () => "")).toThrow("unclosed");
     expect(() => s.resourceTemplate("r://{x}", { name: "x", complete: { y: () => [] } }, () => "")).toThrow(

@@ -88,7 +88,9 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
     expect(thrown["result"]).toEqual({ content: [{ type: "text", text: "the disk is full" }], isError: true });
     const bad = await client.request("tools/call", { name: "bad_output" });
     expect(bad["result"]["isError"]).toBe(true);
-    expect(text(bad)).toMatch(/^Tool bad_output returned structuredContent that does not match its outputSchema: \/sum: must be number/);
+    expect(text(bad)).toMatch(
+      /^Tool bad_output returned structuredContent that does not match its outputSchema: \/sum: must be number/,
+    );
     // An unknown tool is a protocol error; so is a ProtocolError a handler throws.
     const unknown = await client.request("tools/call", { name: "nope", arguments: {} });
     expect(unknown["error"]).toMatchObject({ code: -32602, message: "Unknown tool: nope" });
@@ -120,7 +122,10 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
     client.expect(77, "ping");
     const envelope = client.response(77);
     client.write({ jsonrpc: "1.0", id: 77, method: "ping" });
-    expect((await envelope)["error"]).toMatchObject({ code: -32600, message: 'Invalid Request: jsonrpc must be "2.0" (at /jsonrpc)' });
+    expect((await envelope)["error"]).toMatchObject({
+      code: -32600,
+      message: 'Invalid Request: jsonrpc must be "2.0" (at /jsonrpc)',
+    });
     client.write('{"jsonrpc": "2.0", "id": 78, "method": ');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(client.received.at(-1)).toEqual({
@@ -142,7 +147,11 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
 
   test("cancellation aborts the handler and suppresses its response", async () => {
     const client = await connect(revision);
-    const response = client.request("tools/call", { name: "slow", arguments: { steps: 1000 }, _meta: { progressToken: 7 } }, "slow-1");
+    const response = client.request(
+      "tools/call",
+      { name: "slow", arguments: { steps: 1000 }, _meta: { progressToken: 7 } },
+      "slow-1",
+    );
     await client.next((m) => m["method"] === "notifications/progress");
     client.notify("notifications/cancelled", { requestId: "slow-1", reason: "user pressed stop" });
     await expect(Promise.race([response, new Promise((r) => setTimeout(() => r("no response"), 200))])).resolves.toBe(
@@ -154,7 +163,11 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
 
   test("progress notifications carry the token and increase; none without a token", async () => {
     const client = await connect(revision);
-    const done = await client.request("tools/call", { name: "slow", arguments: { steps: 3 }, _meta: { progressToken: "tok" } });
+    const done = await client.request("tools/call", {
+      name: "slow",
+      arguments: { steps: 3 },
+      _meta: { progressToken: "tok" },
+    });
     expect(text(done)).toBe("done after 3 steps");
     const progress = client.notifications("notifications/progress").map((n) => n["params"]);
     expect(progress.map((p) => [p.progressToken, p.progress, p.total])).toEqual([
@@ -179,25 +192,30 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
     ]);
     expect((await client.request("logging/setLevel", { level: "warning" }))["result"]).toEqual({});
     await client.request("tools/call", { name: "log" });
-    expect(client.notifications("notifications/message").slice(4).map((n) => n["params"]["level"])).toEqual([
-      "warning",
-      "error",
-    ]);
+    expect(
+      client
+        .notifications("notifications/message")
+        .slice(4)
+        .map((n) => n["params"]["level"]),
+    ).toEqual(["warning", "error"]);
     expect((await client.request("logging/setLevel", { level: "loud" }))["error"]["code"]).toBe(-32602);
   });
 
   test("resources: read fixed and templated URIs, not found, subscribe and unsubscribe", async () => {
     const client = await connect(revision);
     const listed = await client.request("resources/list", {});
-    expect(listed["result"]["resources"].map((r: { uri: string }) => r.uri)).toEqual(["test://static/a", "test://static/b"]);
+    expect(listed["result"]["resources"].map((r: { uri: string }) => r.uri)).toEqual([
+      "test://static/a",
+      "test://static/b",
+    ]);
     const templates = await client.request("resources/templates/list", {});
     expect(templates["result"]["resourceTemplates"][0]["uriTemplate"]).toBe("file:///{+path}");
     expect((await client.request("resources/read", { uri: "test://static/a" }))["result"]).toEqual({
       contents: [{ uri: "test://static/a", text: "A", mimeType: "text/plain" }],
     });
-    expect((await client.request("resources/read", { uri: "file:///docs/a%20b.md" }))["result"]["contents"][0]["text"]).toBe(
-      "contents of docs/a b.md",
-    );
+    expect(
+      (await client.request("resources/read", { uri: "file:///docs/a%20b.md" }))["result"]["contents"][0]["text"],
+    ).toBe("contents of docs/a b.md");
     const missing = await client.request("resources/read", { uri: "file:///missing" });
     expect(missing["error"]).toMatchObject({ code: -32002, message: "Resource not found: file:///missing" });
     expect((await client.request("resources/read", { uri: "other://x" }))["error"]["code"]).toBe(-32002);
@@ -216,7 +234,10 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
   test("prompts and completion", async () => {
     const client = await connect(revision);
     const prompts = await client.request("prompts/list", {});
-    expect(prompts["result"]["prompts"][0]).toMatchObject({ name: "greet", arguments: [{ name: "name", required: true }, { name: "style" }] });
+    expect(prompts["result"]["prompts"][0]).toMatchObject({
+      name: "greet",
+      arguments: [{ name: "name", required: true }, { name: "style" }],
+    });
     const got = await client.request("prompts/get", { name: "greet", arguments: { name: "Ada", style: "formal" } });
     expect(got["result"]["messages"]).toEqual([{ role: "user", content: { type: "text", text: "Good day, Ada." } }]);
     expect((await client.request("prompts/get", { name: "greet", arguments: {} }))["error"]).toMatchObject({
@@ -260,7 +281,9 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
           return { error: { code: -32601, message: "no" } };
       }
     };
-    expect(text(await client.request("tools/call", { name: "sample", arguments: { q: "meaning?" } }))).toBe("model said: 42");
+    expect(text(await client.request("tools/call", { name: "sample", arguments: { q: "meaning?" } }))).toBe(
+      "model said: 42",
+    );
     expect(text(await client.request("tools/call", { name: "roots" }))).toBe("file:///home,file:///work");
     const elicited = await client.request("tools/call", { name: "elicit" });
     // elicitation/create exists from 2025-06-18 on.
@@ -274,7 +297,10 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
     const refused = await bare.request("tools/call", { name: "sample" });
     expect(refused["result"]).toEqual({
       content: [
-        { type: "text", text: "sampling/createMessage needs the client capability sampling, which the client did not declare" },
+        {
+          type: "text",
+          text: "sampling/createMessage needs the client capability sampling, which the client did not declare",
+        },
       ],
       isError: true,
     });
@@ -298,7 +324,15 @@ describe("lifecycle", () => {
         "Invalid Request: tools/list before initialize; the session must be initialized first (basic/lifecycle#initialization)",
     });
     await client.initialize("2025-11-25");
-    expect((await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } }))["error"]).toMatchObject({
+    expect(
+      (
+        await client.request("initialize", {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "x", version: "1" },
+        })
+      )["error"],
+    ).toMatchObject({
       code: -32600,
       message: "Invalid Request: initialize was already received in this session",
     });
@@ -317,7 +351,10 @@ describe("lifecycle", () => {
     const client = await inProcess(buildEverythingServer(quiet), "2025-06-18");
     clients.push(client);
     const response = await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {} });
-    expect(response["error"]).toMatchObject({ code: -32602, message: "Invalid params: /params/clientInfo is required" });
+    expect(response["error"]).toMatchObject({
+      code: -32602,
+      message: "Invalid params: /params/clientInfo is required",
+    });
     expect((await client.request("tools/list"))["error"]["code"]).toBe(-32600);
     expect((await client.initialize("2025-06-18"))["result"]["protocolVersion"]).toBe("2025-06-18");
   });
@@ -332,7 +369,9 @@ describe("lifecycle", () => {
     });
     await client.useRevision("2025-11-25");
     const early = await client.request("tools/call", { name: "sample" });
-    expect(text(early)).toBe("sampling/createMessage may not be sent before the client has sent notifications/initialized");
+    expect(text(early)).toBe(
+      "sampling/createMessage may not be sent before the client has sent notifications/initialized",
+    );
     await client.request("tools/call", { name: "add_tool" });
     await client.request("tools/call", { name: "log" });
     expect(client.notifications("notifications/tools/list_changed")).toEqual([]);
@@ -368,7 +407,9 @@ describe("lifecycle", () => {
     const client = await connect("2025-11-25", { server, capabilities: { sampling: {} } });
     client.answer = () => new Promise(() => {}); // never answers
     const response = await client.request("tools/call", { name: "sample" });
-    expect(text(response)).toMatch(/^sampling\/createMessage \(request 0\) got no response within 50 ms; it was cancelled$/);
+    expect(text(response)).toMatch(
+      /^sampling\/createMessage \(request 0\) got no response within 50 ms; it was cancelled$/,
+    );
     expect(client.notifications("notifications/cancelled")).toEqual([
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0, reason: "timed out after 50 ms" } },
     ]);
@@ -380,7 +421,8 @@ describe("lifecycle", () => {
     const client = await connect("2025-11-25", { server });
     expect((await client.request("prompts/get", { name: "p" }))["error"]).toMatchObject({
       code: -32603,
-      message: 'Internal error: the server\'s prompts/get result is invalid at /messages/0/role: must be one of "user", "assistant"',
+      message:
+        'Internal error: the server\'s prompts/get result is invalid at /messages/0/role: must be one of "user", "assistant"',
     });
   });
 });
@@ -409,7 +451,10 @@ describe("batches (2025-03-26 only)", () => {
     client.write([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }]);
     await client.request("ping");
     expect(client.received.slice(-2)).toEqual([
-      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: an empty batch is not a valid JSON-RPC message" } },
+      {
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid Request: an empty batch is not a valid JSON-RPC message" },
+      },
       expect.objectContaining({ result: {} }),
     ]);
   });
@@ -420,7 +465,10 @@ describe("batches (2025-03-26 only)", () => {
     await client.request("ping");
     expect(client.received.at(-2)).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: `Invalid Request: a JSON-RPC batch (array) is not allowed in revision ${revision}` },
+      error: {
+        code: -32600,
+        message: `Invalid Request: a JSON-RPC batch (array) is not allowed in revision ${revision}`,
+      },
     });
   });
 });

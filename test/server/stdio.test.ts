@@ -56,7 +56,11 @@ describe.each(statefulRevisions)("a stdio session at %s", (revision) => {
     expect((await client.request("resources/read", { uri: "file:///missing" }))["error"]["code"]).toBe(-32002);
 
     // Progress, then cancellation of a long call.
-    const steps = await client.request("tools/call", { name: "slow", arguments: { steps: 2 }, _meta: { progressToken: 1 } });
+    const steps = await client.request("tools/call", {
+      name: "slow",
+      arguments: { steps: 2 },
+      _meta: { progressToken: 1 },
+    });
     expect(text(steps)).toBe("done after 2 steps");
     expect(client.notifications("notifications/progress").map((n) => n["params"]["progress"])).toEqual([1, 2]);
     const long = client.request("tools/call", { name: "slow", arguments: { steps: 500 } }, "long");
@@ -113,7 +117,12 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
       code: -32602,
       message: "Invalid params: /params/uri must be string",
     });
-    const huge = JSON.stringify({ jsonrpc: "2.0", id: "huge", method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(10 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "huge",
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x".repeat(10 * 1024 * 1024) } },
+    });
     client.write(huge);
     expect(await lastError()).toEqual({
       code: -32600,
@@ -150,7 +159,12 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
     await server.client.initialize("2025-11-25");
     server.child.stdout.destroy();
     // The server writes progress every 10 ms: the first write after the close fails with EPIPE.
-    server.client.write({ jsonrpc: "2.0", id: "p", method: "tools/call", params: { name: "slow", arguments: { steps: 100 }, _meta: { progressToken: 1 } } });
+    server.client.write({
+      jsonrpc: "2.0",
+      id: "p",
+      method: "tools/call",
+      params: { name: "slow", arguments: { steps: 100 }, _meta: { progressToken: 1 } },
+    });
     expect(await server.exited).toBe(1);
     expect(server.stderr()).toContain("mcpgen: stdout is closed (EPIPE): the client went away; stopping the server");
   });

@@ -112,7 +112,10 @@ export class ScriptedClient {
   /** Resolves with the response to `id` (sent by the test itself, perhaps as raw text). */
   response(id: RequestId, timeoutMs = 10_000): Promise<Message> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no response to request ${JSON.stringify(id)} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no response to request ${JSON.stringify(id)} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiting.set(id, (message) => {
         clearTimeout(timer);
         resolve(message);
@@ -177,7 +180,10 @@ export async function loadTables(revision: string): Promise<MessageTables> {
 export async function inProcess(server: McpServer, revision = statefulRevisions.at(-1)!): Promise<ScriptedClient> {
   let client!: ScriptedClient;
   const session = server.connect((json) => client.onLine(json));
-  client = new ScriptedClient({ write: (text) => session.receive(text), close: () => session.close() }, await loadTables(revision));
+  client = new ScriptedClient(
+    { write: (text) => session.receive(text), close: () => session.close() },
+    await loadTables(revision),
+  );
   return client;
 }
 

@@ -1,0 +1,42 @@
+// The README's quick-start server runs as written: the README shows
+// examples/quick-start.ts verbatim, and the official SDK client uses it.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+test("the README shows examples/quick-start.ts verbatim", () => {
+  const readme = readFileSync(`${root}/README.md`, "utf8");
+  const source = readFileSync(`${root}/examples/quick-start.ts`, "utf8");
+  expect(readme).toContain("```ts\n" + source + "```");
+});
+
+test("the quick-start server answers the official SDK client", async () => {
+  const client = new Client({ name: "readme-reader", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [`${root}/dist/examples/quick-start.js`],
+      stderr: "pipe",
+    }),
+  );
+  try {
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["get_forecast"]);
+    const forecast = await client.callTool({ name: "get_forecast", arguments: { city: "Oslo" } });
+    expect(forecast.content).toEqual([{ type: "text", text: "Oslo: sunny for the next 3 days" }]);
+    const tooLong = await client.callTool({ name: "get_forecast", arguments: { city: "Oslo", days: 30 } });
+    expect(tooLong.isError).toBe(true);
+    const cities = await client.readResource({ uri: "weather://cities" });
+    expect(cities.contents[0]).toMatchObject({ text: '["Lisbon","Oslo","Tokyo"]', mimeType: "application/json" });
+    const prompt = await client.getPrompt({ name: "plan_trip", arguments: { city: "Lisbon" } });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: "text",
+      text: "Plan a weekend in Lisbon around the forecast.",
+    });
+  } finally {
+    await client.close();
+  }
+}, 60_000);
