@@ -1,14 +1,15 @@
-// The validation benchmark runs from its npm script's build and prints every
-// row; the figures themselves are for the README, not asserted (this machine is
-// shared and noisy).
+// The benchmarks run from their npm scripts' build and print every row; the
+// figures themselves are for the README, not asserted (this machine is shared
+// and noisy).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
 
-test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
-  const script = join(projectRoot, "dist", "bench", "validate.js");
+/** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
+function quickRun(name: string): string {
+  const script = join(projectRoot, "dist", "bench", `${name}.js`);
   expect(existsSync(script), "npm test compiles bench/ first").toBe(true);
   const run = spawnSync(process.execPath, [script, "--quick"], {
     cwd: projectRoot,
@@ -17,30 +18,25 @@ test("bench/validate runs (quick mode) and every implementation agrees with the 
   });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
+  return run.stdout;
+}
+
+test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
+  const stdout = quickRun("validate");
   for (const row of ["JSON.parse", "JSON.parse + mcpgen", "JSON.parse + SDK (zod)", "JSON.parse + ajv"]) {
-    expect(run.stdout.match(new RegExp(`^${row.replace(/[+()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d×$`, "gm"))).toHaveLength(
-      2,
-    );
+    expect(stdout.match(new RegExp(`^${row.replace(/[+()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d×$`, "gm"))).toHaveLength(2);
   }
-  expect(run.stdout).not.toContain("note:"); // no validator disagrees with a message's expected verdict
-  expect(run.stdout).toMatch(/import\("mcpgen\/2025-11-25"\) +\d+\.\d ms/);
+  expect(stdout).not.toContain("note:"); // no validator disagrees with a message's expected verdict
+  expect(stdout).toMatch(/import\("mcpgen\/2025-11-25"\) +\d+\.\d ms/);
 }, 180_000);
 
 test("bench/stdio runs (quick mode): every server answers every call, and the table has a row per server", () => {
-  const script = join(projectRoot, "dist", "bench", "stdio.js");
-  expect(existsSync(script), "npm test compiles bench/ first").toBe(true);
-  const run = spawnSync(process.execPath, [script, "--quick"], {
-    cwd: projectRoot,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  expect(run.stderr).toBe("");
-  expect(run.status).toBe(0);
+  const stdout = quickRun("stdio");
   // server, seq req/s, ×floor, p50, p99, 64-deep req/s, ×floor, p50, p99, cold start ms, ×floor
   const row = (name: string) =>
     new RegExp(
       `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
-  for (const name of ["floor (bare Node)", "mcpgen", "SDK"]) expect(run.stdout).toMatch(row(name));
+  for (const name of ["floor (bare Node)", "mcpgen", "SDK"]) expect(stdout).toMatch(row(name));
 }, 180_000);
