@@ -9,6 +9,7 @@ export default defineConfig({
       "mcpgen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)),
       "mcpgen/server": fileURLToPath(new URL("./runtime/server/index.ts", import.meta.url)),
       "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),
+      "mcpgen/http": fileURLToPath(new URL("./runtime/transports/http.ts", import.meta.url)),
     },
   },
   test: {

@@ -34,7 +34,7 @@ import {
 } from "./handler-revision.js";
 import { ClientError, ProtocolError, RequestRefusedError, RequestTimeoutError } from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import { handlerWire, loadWire, negotiate, type Wire } from "./revisions.js";
+import { handlerWire, loadWire, negotiate, servedRevisions, type Wire } from "./revisions.js";
 
 const JSONRPC = `"jsonrpc":"2.0"`;
 
@@ -62,6 +62,26 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Default: the server's requestTimeoutMs. */
   readonly timeoutMs?: number;
+  /** Where to send it: the channel of the client request being handled (RequestContext does this). */
+  readonly channel?: Channel;
+}
+
+/**
+ * Where the messages caused by one incoming message go: a stdio line, an HTTP
+ * POST. Transports that carry every message the same way use the session's
+ * default channel.
+ */
+export interface Channel {
+  /** The reply to the message: a response, a batch's array of responses, or null for a cancelled request (no reply). */
+  reply(json: string | null): void;
+  /** What the server sends while handling a request of this message: progress, log messages, requests to the client. */
+  send(json: string): void;
+  /**
+   * Closes the connection carrying this message's stream without ending the
+   * stream, so that the client resumes it later (basic/transports, SEP-1699).
+   * Returns false when the transport cannot.
+   */
+  closeConnection?(retryMs?: number): boolean;
 }
 
 type Reply = (json: string | null) => void;
@@ -77,6 +97,7 @@ export class Inflight {
     readonly method: string,
     readonly progressToken: ProgressToken | undefined,
     readonly reply: Reply,
+    readonly channel: Channel,
   ) {}
 
   /** Created on first use: most handlers never look at it. */
@@ -106,8 +127,8 @@ export class Session {
   private wire: Wire = handlerWire;
   /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
   private envelope: Envelope = { ...handlerWire.tables.envelope, batching: false };
-  /** While a revision loads, incoming text waits here, in order. */
-  private backlog: string[] | null = null;
+  /** While a revision loads, incoming messages wait here, in order. */
+  private backlog: { value: unknown; channel: Channel }[] | null = null;
   private readonly inflight = new Map<RequestId, Inflight>();
   private readonly finishedIds = new Set<RequestId>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
@@ -124,15 +145,23 @@ export class Session {
   /** URIs this client subscribed to (resources/subscribe). */
   readonly subscriptions = new Set<string>();
 
+  /**
+   * Where replies go when the transport names no channel, and the messages no
+   * incoming message caused (list_changed, resource updates, server-wide logs).
+   */
+  private readonly defaultChannel: Channel;
+
   constructor(
     private readonly host: SessionHost,
-    private readonly send: (json: string) => void,
-  ) {}
-
-  /** Where replies to single (unbatched) messages go. */
-  private readonly reply: Reply = (json) => {
-    if (json !== null) this.send(json);
-  };
+    send: (json: string) => void,
+  ) {
+    this.defaultChannel = {
+      reply: (json) => {
+        if (json !== null) send(json);
+      },
+      send,
+    };
+  }
 
   /** The negotiated revision, or undefined before initialize. */
   get revision(): string | undefined {
@@ -159,34 +188,43 @@ export class Session {
 
   // --- incoming ---------------------------------------------------------------
 
-  /** One framed message from the transport: a line on stdio, a body over HTTP. */
-  receive(text: string): void {
-    if (this.phase === "closed") return;
-    if (this.backlog) {
-      this.backlog.push(text);
-      return;
-    }
+  /**
+   * One framed message from the transport: a line on stdio, a body over HTTP.
+   * Returns true when `channel.reply` will be called exactly once (the message
+   * holds a request, or is invalid), false when nothing will answer it (only
+   * notifications and responses), as HTTP needs to know (202 Accepted).
+   */
+  receive(text: string, channel: Channel = this.defaultChannel): boolean {
+    if (this.phase === "closed") return false;
     const parsed = parseJson(text);
     if (!parsed.ok) {
-      this.send(
+      channel.reply(
         errorJson(
           undefined,
           PARSE_ERROR,
           `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
         ),
       );
-      return;
+      return true;
     }
-    const value = parsed.value;
+    return this.receiveMessage(parsed.value, channel);
+  }
+
+  /** A message the transport has parsed already; see receive(). */
+  receiveMessage(value: unknown, channel: Channel = this.defaultChannel): boolean {
+    if (this.phase === "closed") return false;
     const classification = classifyMessage(value, this.envelope);
-    if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages);
-    else this.dispatch(value, classification, this.reply);
+    const answered = expectsReply(classification);
+    if (this.backlog) this.backlog.push({ value, channel });
+    else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
+    else this.dispatch(value, classification, (json) => channel.reply(json), channel);
+    return answered;
   }
 
   /** A message the transport refused to frame because it is too large; the reply has no id (it was not read). */
-  receiveOversized(bytes: number, limit: number): void {
+  receiveOversized(bytes: number, limit: number, channel: Channel = this.defaultChannel): void {
     if (this.phase === "closed") return;
-    this.send(
+    channel.reply(
       errorJson(
         undefined,
         INVALID_REQUEST,
@@ -195,30 +233,47 @@ export class Session {
     );
   }
 
-  private receiveBatch(items: unknown[], classifications: readonly Classification[]): void {
+  private receiveBatch(items: unknown[], classifications: readonly Classification[], channel: Channel): void {
     const replies: string[] = [];
     let outstanding = 1; // released by the loop's end, so that synchronous replies cannot flush early
     const done = () => {
-      if (--outstanding === 0 && replies.length > 0) this.send(`[${replies.join(",")}]`);
+      if (--outstanding > 0) return;
+      if (replies.length > 0) channel.reply(`[${replies.join(",")}]`);
+      else if (expected) channel.reply(null); // every request in it was cancelled
     };
+    let expected = false;
     items.forEach((item, i) => {
       const classification = classifications[i]!;
-      if (classification.kind === "request" || classification.kind === "invalid") outstanding++;
-      this.dispatch(item, classification, (json) => {
-        if (json !== null) replies.push(json);
-        done();
-      });
+      if (classification.kind === "request" || classification.kind === "invalid") {
+        outstanding++;
+        expected = true;
+      }
+      this.dispatch(
+        item,
+        classification,
+        (json) => {
+          if (json !== null) replies.push(json);
+          done();
+        },
+        channel,
+      );
     });
     done();
   }
 
-  private dispatch(message: unknown, classification: Classification, reply: Reply): void {
+  private dispatch(message: unknown, classification: Classification, reply: Reply, channel: Channel): void {
     switch (classification.kind) {
       case "invalid":
         reply(errorJson(classification.id, INVALID_REQUEST, `Invalid Request: ${describe(classification)}`));
         return;
       case "request":
-        this.receiveRequest(message as Record<string, unknown>, classification.method, classification.id, reply);
+        this.receiveRequest(
+          message as Record<string, unknown>,
+          classification.method,
+          classification.id,
+          reply,
+          channel,
+        );
         return;
       case "notification":
         this.receiveNotification(message as Record<string, unknown>, classification.method);
@@ -232,7 +287,13 @@ export class Session {
     }
   }
 
-  private receiveRequest(message: Record<string, unknown>, method: string, id: RequestId, reply: Reply): void {
+  private receiveRequest(
+    message: Record<string, unknown>,
+    method: string,
+    id: RequestId,
+    reply: Reply,
+    channel: Channel,
+  ): void {
     if (typeof id === "number" && !Number.isInteger(id)) {
       // basic#requests: "Requests MUST include a string or integer ID".
       reply(errorJson(undefined, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`));
@@ -307,6 +368,7 @@ export class Session {
       method,
       typeof token === "string" || typeof token === "number" ? token : undefined,
       reply,
+      channel,
     );
     this.inflight.set(id, inflight);
     let outcome: unknown;
@@ -392,10 +454,43 @@ export class Session {
     reply(resultJson(id, encoded.json));
   }
 
+  /**
+   * Treats the session as initialized at `protocolVersion` without a
+   * handshake, for stateless Streamable HTTP where every request arrives on a
+   * fresh session (basic/transports#session-management). The client declared
+   * no capabilities, so the server sends it no requests. Returns false for a
+   * version the server does not serve.
+   */
+  assumeInitialized(protocolVersion: string): boolean {
+    const info = servedRevisions.find((r) => r.protocolVersion === protocolVersion);
+    if (!info || this.phase !== "new") return false;
+    const adopt = (wire: Wire) => {
+      this.wire = wire;
+      this.envelope = wire.tables.envelope;
+      const encoded = this.encodeResult("initialize", this.host.initializeResult(wire.info.protocolVersion));
+      if ("result" in encoded) this.serverCapabilitiesOnWire = (encoded.result as InitializeResult).capabilities;
+      this.phase = "initialized";
+    };
+    if (info.name === handlerRevision.name) {
+      adopt(handlerWire);
+      return true;
+    }
+    this.phase = "initializing";
+    this.backlog = [];
+    loadWire(info)
+      .then(adopt)
+      .catch((error: unknown) => {
+        this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
+        this.close();
+      })
+      .finally(() => this.drainBacklog());
+    return true;
+  }
+
   private drainBacklog(): void {
     const waiting = this.backlog ?? [];
     this.backlog = null;
-    for (const text of waiting) this.receive(text);
+    for (const { value, channel } of waiting) this.receiveMessage(value, channel);
     this.settleIdle();
   }
 
@@ -588,7 +683,7 @@ export class Session {
    * capability was not declared, or the session is not yet initialized and the
    * method may not be sent before.
    */
-  notify(method: string, params?: unknown): boolean {
+  notify(method: string, params?: unknown, channel?: Channel): boolean {
     const refusal = this.refusal(method, "notification");
     if (refusal) {
       this.host.logger("debug", `not sent: ${refusal}`);
@@ -603,7 +698,7 @@ export class Session {
         return false;
       }
     }
-    this.send(
+    (channel ?? this.defaultChannel).send(
       onWire === undefined
         ? `{${JSONRPC},"method":${JSON.stringify(method)}}`
         : `{${JSONRPC},"method":${JSON.stringify(method)},"params":${JSON.stringify(onWire)}}`,
@@ -632,7 +727,7 @@ export class Session {
         if (this.outgoing.delete(id)) {
           cleanup();
           // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
-          this.notify("notifications/cancelled", { requestId: id, reason });
+          this.notify("notifications/cancelled", { requestId: id, reason }, options.channel);
         }
       };
       const timer = setTimeout(() => {
@@ -651,7 +746,9 @@ export class Session {
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.outgoing.set(id, { method, resolve, reject, cleanup });
       const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
-      this.send(`{${JSONRPC},"id":${id},"method":${JSON.stringify(method)}${paramsJson}}`);
+      (options.channel ?? this.defaultChannel).send(
+        `{${JSONRPC},"id":${id},"method":${JSON.stringify(method)}${paramsJson}}`,
+      );
     });
   }
 
@@ -694,14 +791,18 @@ export class Session {
     const params: Record<string, unknown> = { progressToken: inflight.progressToken, progress };
     if (total !== undefined) params["total"] = total;
     if (message !== undefined) params["message"] = message;
-    this.notify("notifications/progress", params);
+    this.notify("notifications/progress", params, inflight.channel);
   }
 
   /** Sends notifications/message when `level` passes the client's threshold (logging/setLevel). */
-  log(level: LoggingLevel, data: unknown, logger?: string): boolean {
+  log(level: LoggingLevel, data: unknown, logger?: string, channel?: Channel): boolean {
     if (!isLoggingLevel(level)) throw new TypeError(`unknown logging level ${JSON.stringify(level)}`);
     if (!passes(level, this.logLevel)) return false;
-    return this.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });
+    return this.notify(
+      "notifications/message",
+      logger === undefined ? { level, data } : { level, logger, data },
+      channel,
+    );
   }
 
   /**
@@ -786,12 +887,22 @@ export class RequestContext {
 
   /** Sends a log message to the client (notifications/message), filtered by the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.session.log(level, data, logger);
+    this.session.log(level, data, logger, this.inflight.channel);
   }
 
-  /** A server-to-client request tied to this request: cancelled with it. */
+  /** A server-to-client request tied to this request: sent with it, cancelled with it. */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
-    return this.session.request(method, params, { signal: this.signal, ...options });
+    return this.session.request(method, params, { signal: this.signal, channel: this.inflight.channel, ...options });
+  }
+
+  /**
+   * Over Streamable HTTP: closes the connection that carries this request's
+   * SSE stream without ending the stream; the client reconnects after
+   * `retryMs` with Last-Event-ID and receives the rest (basic/transports,
+   * SEP-1699). Returns false where the transport has no such thing (stdio).
+   */
+  closeStream(retryMs?: number): boolean {
+    return this.inflight.channel.closeConnection?.(retryMs) ?? false;
   }
 
   /** Asks the client's model for a completion (sampling/createMessage; the client must declare sampling). */
@@ -807,6 +918,19 @@ export class RequestContext {
   /** The client's roots (roots/list; the client must declare roots). */
   async roots(options?: RequestOptions): Promise<Root[]> {
     return ((await this.request("roots/list", undefined, options)) as ListRootsResult).roots;
+  }
+}
+
+/** Whether a message gets exactly one reply: it holds a request or is invalid. */
+function expectsReply(classification: Classification): boolean {
+  switch (classification.kind) {
+    case "request":
+    case "invalid":
+      return true;
+    case "batch":
+      return classification.messages.some(expectsReply);
+    default:
+      return false;
   }
 }
 

@@ -1,0 +1,99 @@
+// What the HTTP transports check before any MCP message is read: DNS
+// rebinding (Host and Origin against allow-lists, basic/transports#security-warning)
+// and the size of a request body.
+import type { IncomingMessage } from "node:http";
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+export function isLoopback(host: string): boolean {
+  return ["localhost", "127.0.0.1", "::1", "[::1]"].includes(host.toLowerCase());
+}
+
+export interface GuardOptions {
+  /** Host names (optionally with ":port") requests may address. Default: the loopback names when bound to loopback, else any. */
+  allowedHosts?: readonly string[];
+  /** Origins (scheme://host[:port], or scheme://host for any port) browsers may send. Default: loopback origins when bound to loopback, else none. */
+  allowedOrigins?: readonly string[];
+}
+
+/** Checks Host and Origin; returns why a request is refused, or undefined. */
+export class RebindingGuard {
+  private readonly hosts: readonly string[] | undefined;
+  private readonly origins: readonly string[];
+
+  constructor(bindHost: string, options: GuardOptions) {
+    const local = isLoopback(bindHost);
+    this.hosts = (options.allowedHosts ?? (local ? LOOPBACK_NAMES : undefined))?.map((h) => h.toLowerCase());
+    this.origins = (
+      options.allowedOrigins ?? (local ? LOOPBACK_NAMES.flatMap((h) => [`http://${h}`, `https://${h}`]) : [])
+    ).map((o) => o.toLowerCase());
+  }
+
+  refusal(request: IncomingMessage): string | undefined {
+    const host = request.headers.host;
+    if (this.hosts) {
+      if (host === undefined) return "the Host header is missing";
+      if (!matchesHost(host.toLowerCase(), this.hosts)) return `Host ${host} is not allowed`;
+    }
+    const origin = request.headers.origin;
+    // Requests from non-browser clients carry no Origin; a present one must be allowed.
+    if (origin !== undefined && !matchesOrigin(origin.toLowerCase(), this.origins))
+      return `Origin ${origin} is not allowed`;
+    return undefined;
+  }
+}
+
+/** "localhost:3000" matches "localhost" (any port) and "localhost:3000". */
+function matchesHost(host: string, allowed: readonly string[]): boolean {
+  return allowed.includes(host) || allowed.includes(withoutPort(host));
+}
+
+function matchesOrigin(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(origin)) return true;
+  const schemeEnd = origin.indexOf("://");
+  if (schemeEnd === -1) return false;
+  return allowed.includes(origin.slice(0, schemeEnd + 3) + withoutPort(origin.slice(schemeEnd + 3)));
+}
+
+function withoutPort(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1); // [::1]:3000
+  const colon = host.lastIndexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the body exceeds ${limit} bytes`);
+  }
+}
+
+/** Reads a request body, refusing one larger than `limit` bytes without buffering past it. */
+export function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    request.resume(); // drain what the client sends; the reply says why
+    return Promise.reject(new BodyTooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    request.on("data", (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => {
+      if (!refused) resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    });
+    request.on("error", (error) => {
+      if (!refused) reject(error);
+    });
+  });
+}

@@ -1,0 +1,521 @@
+// Streamable HTTP (basic/transports#streamable-http) and, beside it, the
+// HTTP+SSE transport of 2024-11-05, on node:http. HTTP and SSE framing only:
+// sessions, streams, headers and status codes; every protocol decision is the
+// session's. One endpoint (default /mcp) takes POST (messages), GET (the
+// standalone SSE stream, or a resumption with Last-Event-ID) and DELETE (end
+// the session).
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseJson } from "../json.js";
+import { isObject } from "../validation.js";
+import { servedRevisions } from "../server/revisions.js";
+import type { McpServer } from "../server/server.js";
+import type { Channel, Session } from "../server/session.js";
+import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
+import { InMemoryEventStore, SseStream, openEventStream, type EventStore } from "./sse.js";
+
+/**
+ * How a POST carrying a request is answered. "auto": one JSON response,
+ * unless the handler sends something first (progress, a log message, a
+ * request to the client) or asks to close the stream; then an SSE stream.
+ */
+export type ResponseMode = "auto" | "json" | "sse";
+
+export interface HttpOptions extends GuardOptions {
+  /** Default 127.0.0.1: only this machine can connect (basic/transports#security-warning). */
+  host?: string;
+  /** Default 0: any free port (the handle says which). */
+  port?: number;
+  /** The MCP endpoint. Default "/mcp". */
+  path?: string;
+  /** Stateful sessions with Mcp-Session-Id (default), or stateless: every POST on its own. */
+  sessions?: boolean;
+  /** Default "auto". */
+  responseMode?: ResponseMode;
+  /** Whether GET opens the standalone SSE stream (else 405). Default true. */
+  standaloneStream?: boolean;
+  /** The 2024-11-05 HTTP+SSE endpoints; false to turn them off. Default { ssePath: "/sse", messagesPath: "/messages" }. */
+  legacySse?: false | { ssePath?: string; messagesPath?: string };
+  /** Largest accepted request body (413 beyond). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A session without requests or connected streams for this long ends (404 afterwards). Default 30 min. */
+  sessionIdleMs?: number;
+  /** Sessions at once (503 beyond). Default 1000. */
+  maxSessions?: number;
+  /** Where SSE events are kept for resumption. Default: in memory, bounded. */
+  eventStore?: EventStore;
+  /** The SSE retry field: how long clients wait before resuming a stream. Default 1000 ms. */
+  retryMs?: number;
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+/** Streams kept per session for resumption; older finished ones are forgotten. */
+const STREAMS_PER_SESSION = 64;
+
+/** A stateful Streamable HTTP session: the MCP session and its SSE streams. */
+class HttpSession {
+  readonly streams = new Map<string, SseStream>();
+  standalone: SseStream | null = null;
+  lastActive = Date.now();
+  private streamCount = 0;
+  readonly session: Session;
+
+  constructor(
+    readonly id: string,
+    server: McpServer,
+    private readonly store: EventStore,
+    private readonly retryMs: number,
+  ) {
+    // What no request caused (list_changed, resource updates) goes on the standalone stream, if any.
+    this.session = server.connect((json) => this.standalone?.send(json));
+  }
+
+  newStream(): SseStream {
+    const id = `s${++this.streamCount}`;
+    const stream = new SseStream(id, `${this.id}/${id}`, this.store, this.retryMs);
+    this.streams.set(id, stream);
+    if (this.streams.size > STREAMS_PER_SESSION) {
+      for (const [oldId, old] of this.streams) {
+        if (!old.ended || this.streams.size <= STREAMS_PER_SESSION) continue;
+        this.streams.delete(oldId);
+        this.store.forget(old.key);
+      }
+    }
+    return stream;
+  }
+
+  get busy(): boolean {
+    for (const stream of this.streams.values()) if (stream.connected) return true;
+    return false;
+  }
+
+  close(): void {
+    this.session.close();
+    for (const stream of this.streams.values()) {
+      stream.end();
+      this.store.forget(stream.key);
+    }
+    this.streams.clear();
+  }
+}
+
+/** The exchange of one POST that carries a request: its reply, and what the handler sends meanwhile. */
+class PostExchange implements Channel {
+  private stream: SseStream | null = null;
+  private done = false;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly mode: ResponseMode,
+    /** The stateful session, or null when stateless (no resumption, no standalone stream). */
+    private readonly owner: HttpSession | null,
+    private readonly retryMs: number,
+    /** Headers for the response, decided when it starts (the session id after initialize). */
+    private readonly headers: () => Record<string, string>,
+    private readonly onDone: () => void = () => {},
+  ) {}
+
+  reply(json: string | null): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.stream || (this.mode === "sse" && json !== null)) {
+      this.upgrade();
+      if (json !== null) this.stream!.send(json);
+      this.stream!.end(); // basic/transports: after the response, the server terminates the stream
+    } else if (json === null) {
+      this.response.writeHead(204, this.headers()).end(); // every request in it was cancelled
+    } else {
+      this.response.writeHead(200, { ...JSON_HEADERS, ...this.headers() }).end(json);
+    }
+    this.onDone();
+  }
+
+  send(json: string): void {
+    if (this.done || this.mode === "json") {
+      // Not deliverable on this exchange: the standalone stream, if the client keeps one.
+      this.owner?.standalone?.send(json);
+      return;
+    }
+    this.upgrade();
+    this.stream!.send(json);
+  }
+
+  closeConnection(retryMs?: number): boolean {
+    if (this.done || this.mode === "json" || !this.owner) return false;
+    this.upgrade();
+    return this.stream!.disconnect(retryMs);
+  }
+
+  private upgrade(): void {
+    if (this.stream) return;
+    this.stream = this.owner ? this.owner.newStream() : new SseStream("s1", "", discardingStore, this.retryMs); // stateless: nothing to resume
+    void this.stream.attach(this.response, undefined, this.headers());
+  }
+}
+
+const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], forget: () => {} };
+
+export class StreamableHttpTransport {
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly legacy = new Map<string, Session>();
+  private readonly guard: RebindingGuard;
+  private readonly options: Required<Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port">> & {
+    legacy: { ssePath: string; messagesPath: string } | null;
+  };
+  private readonly sweeper: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly server: McpServer,
+    options: HttpOptions = {},
+  ) {
+    this.guard = new RebindingGuard(options.host ?? "127.0.0.1", options);
+    const legacy = options.legacySse === false ? null : (options.legacySse ?? {});
+    this.options = {
+      path: options.path ?? "/mcp",
+      sessions: options.sessions ?? true,
+      responseMode: options.responseMode ?? "auto",
+      standaloneStream: options.standaloneStream ?? true,
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+      maxSessions: options.maxSessions ?? 1000,
+      eventStore: options.eventStore ?? new InMemoryEventStore(),
+      retryMs: options.retryMs ?? 1000,
+      legacy: legacy ? { ssePath: legacy.ssePath ?? "/sse", messagesPath: legacy.messagesPath ?? "/messages" } : null,
+    };
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.options.sessionIdleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  /** Live sessions (Streamable HTTP and legacy SSE). */
+  get sessionCount(): number {
+    return this.sessions.size + this.legacy.size;
+  }
+
+  /** The request handler, for node:http or any framework that hands over IncomingMessage and ServerResponse. */
+  readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
+    this.route(request, response).catch((error: unknown) => {
+      this.server.logger("error", `HTTP ${request.method} ${request.url} failed`, String(error));
+      if (!response.headersSent) httpError(response, 500, "Internal Server Error");
+      else response.end();
+    });
+  };
+
+  /** Ends every session and stops the idle sweep. */
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const state of this.sessions.values()) state.close();
+    this.sessions.clear();
+    for (const session of this.legacy.values()) session.close();
+    this.legacy.clear();
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refusal = this.guard.refusal(request);
+    if (refusal) return httpError(response, 403, `Forbidden: ${refusal}`);
+    const path = (request.url ?? "/").split("?")[0];
+    const { legacy } = this.options;
+    if (path === this.options.path) {
+      if (request.method === "POST") return this.post(request, response);
+      if (request.method === "GET") return this.get(request, response);
+      if (request.method === "DELETE") return this.delete(request, response);
+      return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET, POST, DELETE" });
+    }
+    if (legacy && path === legacy.ssePath) {
+      if (request.method === "GET") return this.legacyOpen(request, response, legacy.messagesPath);
+      return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET" });
+    }
+    if (legacy && path === legacy.messagesPath) {
+      if (request.method === "POST") return this.legacyPost(request, response);
+      return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "POST" });
+    }
+    return httpError(response, 404, `Not Found: ${path}`);
+  }
+
+  // --- Streamable HTTP ------------------------------------------------------------
+
+  private async post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // basic/transports#sending-messages-to-the-server: the client MUST accept both.
+    if (!accepts(request, "application/json") || !accepts(request, "text/event-stream"))
+      return httpError(
+        response,
+        406,
+        "Not Acceptable: the Accept header must list application/json and text/event-stream",
+      );
+    const message = await this.readMessage(request, response);
+    if (message === undefined) return;
+    if (!this.options.sessions) return this.postStateless(request, response, message);
+
+    const sessionId = header(request, "mcp-session-id");
+    if (sessionId === undefined) {
+      if (!isInitialize(message))
+        return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required (initialize to get one)");
+      return this.initialize(response, message);
+    }
+    const state = this.sessions.get(sessionId);
+    if (!state) return sessionNotFound(response, sessionId);
+    const versionProblem = checkVersion(request);
+    if (versionProblem) return httpError(response, 400, versionProblem);
+    state.lastActive = Date.now();
+    const exchange = new PostExchange(response, this.options.responseMode, state, this.options.retryMs, noHeaders);
+    if (!state.session.receiveMessage(message, exchange)) response.writeHead(202).end();
+  }
+
+  private initialize(response: ServerResponse, message: unknown): void {
+    if (this.sessionCount >= this.options.maxSessions)
+      return httpError(response, 503, "Service Unavailable: too many sessions", { "Retry-After": "10" });
+    const state = new HttpSession(newSessionId(), this.server, this.options.eventStore, this.options.retryMs);
+    // basic/transports#session-management: the session id rides on the response carrying the InitializeResult.
+    const headers = (): Record<string, string> => {
+      if (state.session.revision === undefined) {
+        state.close(); // initialize failed: no session
+        return {};
+      }
+      this.sessions.set(state.id, state);
+      return { "Mcp-Session-Id": state.id };
+    };
+    const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers));
+    state.session.receiveMessage(message, exchange);
+  }
+
+  private postStateless(request: IncomingMessage, response: ServerResponse, message: unknown): void {
+    const session = this.server.connect(() => {}); // no standalone stream to carry anything
+    if (!isInitialize(message)) {
+      // basic/transports#protocol-version-header: without the header, assume 2025-03-26.
+      const version = header(request, "mcp-protocol-version") ?? "2025-03-26";
+      if (!session.assumeInitialized(version)) {
+        session.close();
+        return httpError(response, 400, unsupportedVersion(version));
+      }
+    }
+    const exchange = new PostExchange(response, this.options.responseMode, null, this.options.retryMs, noHeaders, () =>
+      session.close(),
+    );
+    if (!session.receiveMessage(message, exchange)) {
+      session.close();
+      response.writeHead(202).end();
+    }
+  }
+
+  private async get(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!accepts(request, "text/event-stream"))
+      return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
+    if (!this.options.sessions || !this.options.standaloneStream)
+      return httpError(response, 405, "Method Not Allowed: this server offers no standalone SSE stream", {
+        Allow: "POST",
+      });
+    const sessionId = header(request, "mcp-session-id");
+    if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
+    const state = this.sessions.get(sessionId);
+    if (!state) return sessionNotFound(response, sessionId);
+    const versionProblem = checkVersion(request);
+    if (versionProblem) return httpError(response, 400, versionProblem);
+    state.lastActive = Date.now();
+
+    const lastEventId = header(request, "last-event-id");
+    if (lastEventId !== undefined) {
+      // basic/transports#resumability-and-redelivery: resume the stream the id belongs to.
+      const [streamId, sequence] = lastEventId.split("_");
+      const stream = streamId === undefined ? undefined : state.streams.get(streamId);
+      if (!stream || !/^\d+$/.test(sequence ?? ""))
+        return httpError(response, 400, `Bad Request: Last-Event-ID ${lastEventId} names no stream of this session`);
+      if (!(await stream.attach(response, Number(sequence))))
+        return httpError(response, 400, `Bad Request: the events after ${lastEventId} are no longer available`);
+      return;
+    }
+    if (state.standalone?.connected)
+      return httpError(response, 409, "Conflict: this session's standalone SSE stream is already open");
+    state.standalone ??= state.newStream();
+    await state.standalone.attach(response);
+  }
+
+  private delete(request: IncomingMessage, response: ServerResponse): void {
+    if (!this.options.sessions)
+      return httpError(response, 405, "Method Not Allowed: this server has no sessions", { Allow: "POST" });
+    const sessionId = header(request, "mcp-session-id");
+    if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
+    const state = this.sessions.get(sessionId);
+    if (!state) return sessionNotFound(response, sessionId);
+    this.sessions.delete(sessionId);
+    state.close();
+    response.writeHead(204).end();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, state] of this.sessions) {
+      if (now - state.lastActive < this.options.sessionIdleMs || state.busy) continue;
+      this.sessions.delete(id);
+      state.close();
+    }
+  }
+
+  /** The body as one JSON value, or undefined once an error response went out (413, 415, 400). */
+  private async readMessage(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+    const type = request.headers["content-type"] ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
+      return undefined;
+    }
+    let text: string;
+    try {
+      text = await readBody(request, this.options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge)
+        httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
+      else httpError(response, 400, `Bad Request: ${(error as Error).message}`);
+      return undefined;
+    }
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      jsonRpcError(
+        response,
+        400,
+        -32700,
+        `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
+      );
+      return undefined;
+    }
+    return parsed.value;
+  }
+
+  // --- HTTP+SSE (2024-11-05) ---------------------------------------------------------
+
+  private legacyOpen(request: IncomingMessage, response: ServerResponse, messagesPath: string): void {
+    if (!accepts(request, "text/event-stream"))
+      return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
+    if (this.sessionCount >= this.options.maxSessions)
+      return httpError(response, 503, "Service Unavailable: too many sessions", { "Retry-After": "10" });
+    const id = newSessionId();
+    openEventStream(response);
+    const session = this.server.connect((json) => response.write(`event: message\ndata: ${json}\n\n`));
+    this.legacy.set(id, session);
+    // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
+    response.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${id}\n\n`);
+    response.once("close", () => {
+      this.legacy.delete(id);
+      session.close();
+    });
+  }
+
+  private async legacyPost(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
+    const session = id === null ? undefined : this.legacy.get(id);
+    if (!session) return sessionNotFound(response, id ?? "(none)");
+    const message = await this.readMessage(request, response);
+    if (message === undefined) return;
+    session.receiveMessage(message); // replies travel on the SSE stream
+    response.writeHead(202).end();
+  }
+}
+
+export interface HttpServerHandle {
+  /** The MCP endpoint, e.g. http://127.0.0.1:43117/mcp. */
+  readonly url: string;
+  readonly port: number;
+  readonly transport: StreamableHttpTransport;
+  readonly httpServer: NodeServer;
+  /** Ends every session and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Serves `server` over Streamable HTTP (and HTTP+SSE) on a new node:http server. */
+export async function serveHttp(server: McpServer, options: HttpOptions = {}): Promise<HttpServerHandle> {
+  const transport = new StreamableHttpTransport(server, options);
+  const httpServer = createServer(transport.handle);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port ?? 0, host, () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}${options.path ?? "/mcp"}`,
+    port: address.port,
+    transport,
+    httpServer,
+    close: async () => {
+      transport.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+// --- helpers -------------------------------------------------------------------------
+
+const noHeaders = () => ({});
+
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: compute() }).v;
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Whether the Accept header lists `type` (or a wildcard covering it). */
+function accepts(request: IncomingMessage, type: string): boolean {
+  const accept = request.headers.accept ?? "";
+  const [major] = type.split("/");
+  return accept
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .some((range) => range === type || range === "*/*" || range === `${major}/*`);
+}
+
+function isInitialize(message: unknown): boolean {
+  return isObject(message) && message["method"] === "initialize";
+}
+
+function newSessionId(): string {
+  // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
+  return randomBytes(16).toString("hex");
+}
+
+/**
+ * basic/transports#protocol-version-header: an invalid or unsupported version
+ * is 400. The client SHOULD send the negotiated one; the session goes on in the
+ * negotiated revision either way (absent, it is known from initialization).
+ */
+function checkVersion(request: IncomingMessage): string | undefined {
+  const version = header(request, "mcp-protocol-version");
+  if (version === undefined || servedRevisions.some((r) => r.protocolVersion === version)) return undefined;
+  return unsupportedVersion(version);
+}
+
+function unsupportedVersion(version: string): string {
+  return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${servedRevisions.map((r) => r.protocolVersion).join(", ")})`;
+}
+
+function sessionNotFound(response: ServerResponse, id: string): void {
+  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
+}
+
+/** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */
+function httpError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  jsonRpcError(response, status, -32000, message, headers);
+}
+
+function jsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response
+    .writeHead(status, { ...JSON_HEADERS, ...headers })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message } }));
+}

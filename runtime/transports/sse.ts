@@ -1,0 +1,163 @@
+// Server-Sent Events for Streamable HTTP (basic/transports#streamable-http):
+// a logical stream outlives the HTTP connections that carry it. Every event
+// gets an id naming its stream; the events are kept in an event store, so that
+// a client that lost the connection (or was asked to poll, SEP-1699) resumes
+// with GET and Last-Event-ID and receives what it missed, on that stream only.
+// Event ids are `${streamId}_${sequence}`, so that a Last-Event-ID names its stream.
+import type { ServerResponse } from "node:http";
+
+export interface StoredEvent {
+  /** The event's position in its stream: 1, 2, ... (0 is the priming event, never stored). */
+  readonly sequence: number;
+  /** One JSON-RPC message, serialized. */
+  readonly message: string;
+}
+
+/**
+ * Where SSE events are kept for resumption. The default keeps them in memory;
+ * a store shared between processes can stand in for it.
+ */
+export interface EventStore {
+  append(streamKey: string, event: StoredEvent): void;
+  /** The stream's events after `sequence`, in order, as far as the store still has them. */
+  replayAfter(streamKey: string, sequence: number): readonly StoredEvent[] | Promise<readonly StoredEvent[]>;
+  /** The stream will not be resumed again (its session ended). */
+  forget(streamKey: string): void;
+}
+
+/**
+ * Keeps the last `maxEventsPerStream` events of each stream, and at most
+ * `maxStreams` streams (the oldest go first): memory stays bounded whatever
+ * clients do.
+ */
+export class InMemoryEventStore implements EventStore {
+  private readonly streams = new Map<string, StoredEvent[]>();
+
+  constructor(private readonly limits: { maxEventsPerStream?: number; maxStreams?: number } = {}) {}
+
+  append(streamKey: string, event: StoredEvent): void {
+    let events = this.streams.get(streamKey);
+    if (!events) {
+      events = [];
+      this.streams.set(streamKey, events);
+      if (this.streams.size > (this.limits.maxStreams ?? 10_000))
+        this.streams.delete(this.streams.keys().next().value as string);
+    }
+    events.push(event);
+    if (events.length > (this.limits.maxEventsPerStream ?? 1000)) events.shift();
+  }
+
+  replayAfter(streamKey: string, sequence: number): readonly StoredEvent[] {
+    return (this.streams.get(streamKey) ?? []).filter((event) => event.sequence > sequence);
+  }
+
+  forget(streamKey: string): void {
+    this.streams.delete(streamKey);
+  }
+
+  /** How many streams are kept (for tests and monitoring). */
+  get size(): number {
+    return this.streams.size;
+  }
+}
+
+/** Writes the SSE response head. */
+export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}): void {
+  response.writeHead(200, {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-cache, no-transform",
+    Connection: "keep-alive",
+    ...headers,
+  });
+  response.flushHeaders();
+}
+
+/** One logical SSE stream of a session: a POST's, or the standalone GET stream. */
+export class SseStream {
+  private sequence = 0;
+  private connection: ServerResponse | null = null;
+  /** Set once the stream's last event (a POST's response) was sent: no more events, replay then end. */
+  ended = false;
+
+  constructor(
+    /** Unique within the session, e.g. "s3"; event ids are `${id}_${sequence}`. */
+    readonly id: string,
+    /** The event store's key: unique across sessions. */
+    readonly key: string,
+    private readonly store: EventStore,
+    private readonly retryMs: number,
+  ) {}
+
+  get connected(): boolean {
+    return this.connection !== null;
+  }
+
+  /**
+   * Carries the stream on `response`: writes the head, then either the priming
+   * event (a new stream) or the events after `lastSequence` (a resumption).
+   * Returns false, writing nothing, when the events the client missed are no
+   * longer all in the store.
+   */
+  async attach(
+    response: ServerResponse,
+    lastSequence?: number,
+    headers: Record<string, string> = {},
+  ): Promise<boolean> {
+    let missed: readonly StoredEvent[] = [];
+    if (lastSequence !== undefined) {
+      if (lastSequence > this.sequence) return false;
+      if (lastSequence < this.sequence) {
+        missed = await this.store.replayAfter(this.key, lastSequence);
+        if (missed[0]?.sequence !== lastSequence + 1) return false;
+      }
+    }
+    this.detach();
+    openEventStream(response, headers);
+    if (lastSequence === undefined) {
+      // basic/transports: prime the client with an event id and empty data, so
+      // that it can resume from here; retry tells it how long to wait.
+      response.write(`id: ${this.id}_0\nretry: ${this.retryMs}\ndata: \n\n`);
+    }
+    for (const event of missed) response.write(`id: ${this.id}_${event.sequence}\ndata: ${event.message}\n\n`);
+    if (this.ended) {
+      response.end();
+      return true;
+    }
+    this.connection = response;
+    response.once("close", () => {
+      if (this.connection === response) this.connection = null;
+    });
+    return true;
+  }
+
+  /** Sends one message as an event (kept for resumption even when no connection carries the stream now). */
+  send(message: string): void {
+    if (this.ended) return;
+    const sequence = ++this.sequence;
+    this.store.append(this.key, { sequence, message });
+    this.connection?.write(`id: ${this.id}_${sequence}\ndata: ${message}\n\n`);
+  }
+
+  /** The stream is complete: the connection carrying it ends; a later resumption replays and ends. */
+  end(): void {
+    this.ended = true;
+    this.connection?.end();
+    this.connection = null;
+  }
+
+  /**
+   * Ends the connection but not the stream (SEP-1699 polling): the client
+   * waits `retryMs`, then resumes with Last-Event-ID.
+   */
+  disconnect(retryMs = this.retryMs): boolean {
+    if (!this.connection) return false;
+    this.connection.end(`retry: ${retryMs}\n\n`);
+    this.connection = null;
+    return true;
+  }
+
+  private detach(): void {
+    this.connection?.end();
+    this.connection = null;
+  }
+}
