@@ -86,7 +86,7 @@ describe("status codes", () => {
 
   test("403: a Host or an Origin not on the allow-list (DNS rebinding); loopback ones pass", async () => {
     const { url, port } = await start();
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { Host: "evil.example.com" },
       { Origin: "http://evil.example.com" },
       { Host: `localhost:${port}`, Origin: "https://attacker.test:8443" },
