@@ -40,3 +40,18 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     );
   for (const name of ["floor (bare Node)", "mcpgen", "SDK"]) expect(stdout).toMatch(row(name));
 }, 180_000);
+
+test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
+  const stdout = quickRun("http");
+  // server, req/s, ×floor, p50, p99, peak RSS MB
+  for (const name of [
+    "floor (node:http)",
+    "mcpgen (sessions)",
+    "mcpgen (stateless)",
+    "SDK (sessions)",
+    "SDK (stateless)",
+  ])
+    expect(stdout).toMatch(
+      new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d$`, "m"),
+    );
+}, 180_000);
