@@ -83,6 +83,7 @@ describe("the tarball", () => {
       "package/dist/runtime/index.js",
       "package/dist/runtime/server/index.js",
       "package/dist/runtime/transports/stdio.js",
+      "package/dist/runtime/transports/http.js",
       "package/dist/generator/cli/main.js",
       "package/bin/mcpgen.js",
       "package/spec/revisions.json",
