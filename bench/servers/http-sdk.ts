@@ -6,21 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { z } from "zod";
-
-function echoServer(): McpServer {
-  const server = new McpServer({ name: "sdk-echo", version: "1.0.0" });
-  server.registerTool(
-    "echo",
-    { description: "Returns its text.", inputSchema: { text: z.string() } },
-    async ({ text }) => ({
-      content: [{ type: "text", text }],
-    }),
-  );
-  return server;
-}
+import { echoServer } from "./echo-sdk.js";
 
 function body(request: IncomingMessage): Promise<unknown> {
   return new Promise((resolve) => {
