@@ -61,14 +61,23 @@ class HttpSession {
   private streamCount = 0;
   readonly session: Session;
 
+  private readonly logger: McpServer["logger"];
+
   constructor(
     readonly id: string,
     server: McpServer,
     private readonly store: EventStore,
     private readonly retryMs: number,
   ) {
+    this.logger = server.logger;
     // What no request caused (list_changed, resource updates) goes on the standalone stream, if any.
-    this.session = server.connect((json) => this.standalone?.send(json));
+    this.session = server.connect((json) => this.sendStandalone(json));
+  }
+
+  /** On the standalone stream (kept for resumption even while no GET carries it); dropped when there is none. */
+  sendStandalone(json: string): void {
+    if (this.standalone) this.standalone.send(json);
+    else this.logger("debug", "not sent: the client has no standalone SSE stream open", json);
   }
 
   newStream(): SseStream {
@@ -134,7 +143,7 @@ class PostExchange implements Channel {
   send(json: string): void {
     if (this.done || this.mode === "json") {
       // Not deliverable on this exchange: the standalone stream, if the client keeps one.
-      this.owner?.standalone?.send(json);
+      this.owner?.sendStandalone(json);
       return;
     }
     this.upgrade();
