@@ -222,4 +222,62 @@ serveStdio(server);
       });
     }
   });
+
+  test("a server on mcpgen/http type-checks, serves on loopback and answers initialize and tools/call", () => {
+    // The program is its own client (fetch to the URL serveHttp reports), so the
+    // test starts one process with a bounded run and nothing left listening.
+    const { status, output } = compile(
+      {
+        "server.ts": `import { McpServer } from "mcpgen/server";
+import { serveHttp } from "mcpgen/http";
+
+const server = new McpServer({ name: "consumer", version: "1.0.0" });
+server.tool(
+  "shout",
+  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  ({ text }) => text.toUpperCase(),
+);
+const handle = await serveHttp(server);
+const headers: Record<string, string> = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+};
+async function post(message: object): Promise<unknown> {
+  const response = await fetch(handle.url, { method: "POST", headers, body: JSON.stringify(message) });
+  const session = response.headers.get("mcp-session-id");
+  if (session) headers["Mcp-Session-Id"] = session;
+  return response.status === 202 ? null : response.json();
+}
+try {
+  const initialize = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  headers["MCP-Protocol-Version"] = "2025-11-25";
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "shout", arguments: { text: "hi" } } });
+  console.log(JSON.stringify({ url: handle.url, initialize, call }));
+} finally {
+  await handle.close();
+}
+`,
+      },
+      "tsconfig.node.json",
+    );
+    expect(output).toBe("");
+    expect(status).toBe(0);
+    const run = spawnSync(process.execPath, [join(consumer, "dist", "server.js")], {
+      cwd: consumer,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const printed = JSON.parse(run.stdout) as { url: string; initialize: unknown; call: unknown };
+    expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(printed.initialize).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
+    expect(printed.call).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "HI" }] } });
+  });
 });
