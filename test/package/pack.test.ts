@@ -65,6 +65,18 @@ beforeAll(() => {
   });
 }, 300_000);
 
+/** A consumer's server with one tool; the tests below serve it over each transport. */
+const shoutServer = `import { McpServer } from "mcpgen/server";
+
+const server = new McpServer({ name: "consumer", version: "1.0.0" });
+server.tool(
+  "shout",
+  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  ({ text }) => text.toUpperCase(),
+);
+
+`;
+
 function compile(files: Record<string, string>, tsconfig = "tsconfig.json"): { status: number | null; output: string } {
   rmSync(join(consumer, "src"), { recursive: true, force: true });
   mkdirSync(join(consumer, "src"));
@@ -183,15 +195,8 @@ export const b: ParamsOf<"elicitation/create"> = {};
   test("a server built on mcpgen/server and mcpgen/stdio type-checks and answers initialize at two revisions", () => {
     const { status, output } = compile(
       {
-        "server.ts": `import { McpServer } from "mcpgen/server";
-import { serveStdio } from "mcpgen/stdio";
+        "server.ts": `${shoutServer}import { serveStdio } from "mcpgen/stdio";
 
-const server = new McpServer({ name: "consumer", version: "1.0.0" });
-server.tool(
-  "shout",
-  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
-  ({ text }) => text.toUpperCase(),
-);
 serveStdio(server);
 `,
       },
@@ -228,15 +233,8 @@ serveStdio(server);
     // test starts one process with a bounded run and nothing left listening.
     const { status, output } = compile(
       {
-        "server.ts": `import { McpServer } from "mcpgen/server";
-import { serveHttp } from "mcpgen/http";
+        "server.ts": `${shoutServer}import { serveHttp } from "mcpgen/http";
 
-const server = new McpServer({ name: "consumer", version: "1.0.0" });
-server.tool(
-  "shout",
-  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
-  ({ text }) => text.toUpperCase(),
-);
 const handle = await serveHttp(server);
 const headers: Record<string, string> = {
   "Content-Type": "application/json",
