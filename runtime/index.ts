@@ -61,6 +61,12 @@ export interface RevisionInfo {
     readonly client: readonly string[];
     readonly server: readonly string[];
   } | null;
+  /**
+   * JSON-RPC error codes of conditions the prose names without a schema
+   * constant, by condition: `resourceNotFound` is -32002 up to 2025-11-25 and
+   * -32602 from 2026-07-28 (server/resources#error-handling).
+   */
+  readonly errorCodes: { readonly [condition: string]: number };
   readonly schemaSha256: string;
   /** The upstream commit, or null for a schema given to `generate --schema`. */
   readonly commit: string | null;

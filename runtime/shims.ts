@@ -181,6 +181,11 @@ export function convertStep(
 ): Converted {
   const tables: ShimTables = { revisions: [source, target], steps: [], rules };
   requireMethod(target, method, plan, what === "params" ? "/method" : "");
+  if (value !== undefined) {
+    const shortcut = shortcutFor(rules, plan, source, target, what, method);
+    const taken = shortcut ? takeShortcut(shortcut, value, what, changes) : NOT_TAKEN;
+    if (taken !== NOT_TAKEN) return { message: taken, changes };
+  }
   const walk = new Walk(tables, plan, source, target, changes, `/${what}`);
   const table = what === "params" ? "params" : "results";
   const converted =
@@ -316,6 +321,158 @@ function revision(tables: ShimTables, name: string): RevisionShapes {
 }
 
 const ANY: Shape = { kind: "keyword", keyword: "unknown" };
+
+/**
+ * A way around the walk for a method's params or result in one step. A value
+ * the target's generated check accepts needs no default (its required fields
+ * are there), no member or narrowing rule (those act only on values the target
+ * cannot take) and no rename; what remains are the semantic hooks, which run on
+ * values that fit too. When no hook is reachable below the top-level type and
+ * the top-level hooks leave the value as it is, the conversion is: drop the
+ * top-level fields the source declares and the target does not. This keeps the
+ * common case (a small result, a call's params) at one generated check.
+ */
+interface Shortcut {
+  readonly check: Check;
+  /** Hooks on the top-level type, run with this context; they must return the value itself. */
+  readonly hooks: readonly ShimRule[];
+  readonly context: RuleContext;
+  /** Top-level fields the source declares and the target does not. */
+  readonly drop: readonly string[];
+  /** The owner of each dropped field, for the change report. */
+  readonly owners: readonly string[];
+  readonly to: string;
+}
+
+const NOT_TAKEN: unique symbol = Symbol("mcpgen.shims.not-taken");
+const shortcuts = new WeakMap<StepPlan, Map<string, Shortcut | null>>();
+
+function shortcutFor(
+  rules: ShimTables["rules"],
+  plan: StepPlan,
+  source: RevisionShapes,
+  target: RevisionShapes,
+  what: "params" | "result",
+  method: string,
+): Shortcut | null {
+  let cache = shortcuts.get(plan);
+  if (!cache) shortcuts.set(plan, (cache = new Map()));
+  const key = `${what} ${method}`;
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = buildShortcut(rules, plan, source, target, what, method);
+    cache.set(key, found);
+  }
+  return found;
+}
+
+function buildShortcut(
+  rules: ShimTables["rules"],
+  plan: StepPlan,
+  source: RevisionShapes,
+  target: RevisionShapes,
+  what: "params" | "result",
+  method: string,
+): Shortcut | null {
+  const table = what === "params" ? "params" : "results";
+  const from = source[table][method];
+  const to = target[table][method];
+  if (!from || !to || to.shape.kind !== "reference") return null;
+  const check = target.checks[to.shape.name];
+  if (!check) return null;
+  let top = resolve(from.shape, source);
+  if (top.shape.kind === "union") {
+    // A result union (e.g. CallToolResult | InputRequiredResult): the member the target's type is named after.
+    const name = to.shape.name;
+    const member = membersOf(top.shape, source).find((m) => m.name === name || plan.renames[m.name ?? ""] === name);
+    if (!member) return null;
+    top = member;
+  }
+  const below = new Set<string>();
+  reachableTypes(top.shape, source, below);
+  if (top.name) below.delete(top.name);
+  for (const name of below) if (plan.hooks[name]) return null;
+  const hooks = (top.name ? (plan.hooks[top.name] ?? []) : []).map((name) => {
+    const rule = rules[name];
+    if (!rule) throw new Error(`mcpgen: the shim rule ${name} is not in runtime/shim-rules.ts`);
+    return rule;
+  });
+  const toFields = fieldsOf(resolve(to.shape, target).shape as Shape & { kind: "object" });
+  const fromShape = top.shape.kind === "object" ? top.shape : undefined;
+  if (!fromShape) return null;
+  const dropped = fromShape.properties.filter((p) => !toFields.has(p.name));
+  const context: RuleContext = {
+    from: source,
+    to: target,
+    ...(top.name ? { type: top.name } : {}),
+    path: `/${what}`,
+    change: () => {
+      throw SHORTCUT_CHANGED; // a hook that changes something: take the walk instead
+    },
+  };
+  return {
+    check,
+    hooks,
+    context,
+    drop: dropped.map((p) => p.name),
+    owners: dropped.map((p) => p.owner),
+    to: plan.to,
+  };
+}
+
+const SHORTCUT_CHANGED = new Error("mcpgen.shims.shortcut-changed");
+
+function takeShortcut(shortcut: Shortcut, value: unknown, what: "params" | "result", changes: ShimChange[]): unknown {
+  if (!isObject(value) || !test(shortcut.check, value)) return NOT_TAKEN;
+  try {
+    for (const hook of shortcut.hooks) if (hook(value, shortcut.context) !== value) return NOT_TAKEN;
+  } catch (error) {
+    if (error === SHORTCUT_CHANGED) return NOT_TAKEN;
+    throw error;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < shortcut.drop.length; i++) {
+    const key = shortcut.drop[i]!;
+    if (value[key] === undefined) continue;
+    out ??= { ...value };
+    delete out[key];
+    changes.push({
+      path: `/${what}/${escape(key)}`,
+      change: "dropped",
+      detail: `${shortcut.owners[i]}.${key} does not exist in ${shortcut.to}`,
+    });
+  }
+  return out ?? value;
+}
+
+/** Every type name a shape reaches through references, fields, members and elements. */
+function reachableTypes(shape: Shape, revision: RevisionShapes, seen: Set<string>): void {
+  switch (shape.kind) {
+    case "reference": {
+      if (seen.has(shape.name)) return;
+      seen.add(shape.name);
+      const named = revision.types[shape.name];
+      if (named) reachableTypes(named, revision, seen);
+      return;
+    }
+    case "union":
+    case "intersection":
+      for (const member of shape.members) reachableTypes(member, revision, seen);
+      return;
+    case "array":
+      reachableTypes(shape.element, revision, seen);
+      return;
+    case "tuple":
+      for (const element of shape.elements) reachableTypes(element, revision, seen);
+      return;
+    case "object":
+      for (const p of shape.properties) reachableTypes(p.type, revision, seen);
+      if (shape.indexSignature) reachableTypes(shape.indexSignature, revision, seen);
+      return;
+    default:
+      return;
+  }
+}
 
 /** One value's walk along a source shape and a target shape, within one step. */
 class Walk {

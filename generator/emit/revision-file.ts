@@ -33,6 +33,7 @@ export function revisionInfo(model: RevisionModel) {
     batching: model.facts.batching,
     inputRequests: model.facts.inputRequests ?? null,
     beforeInitialized: model.facts.beforeInitialized ?? null,
+    errorCodes: model.facts.errorCodes ?? {},
     schemaSha256: model.source.sha256,
     commit: model.source.commit ?? null,
   };

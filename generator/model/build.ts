@@ -82,6 +82,7 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     lifecycle,
     ...(inputRequests ? { inputRequests } : {}),
     ...(beforeInitialized ? { beforeInitialized } : {}),
+    ...(rule?.errorCodes ? { errorCodes: sortedRecord(rule.errorCodes) } : {}),
     envelope: envelopeOf(index, diagnostics),
   };
 
@@ -185,4 +186,8 @@ function admitsArray(type: TypeNode, index: DeclarationIndex, seen = new Set<str
     default:
       return false;
   }
+}
+
+function sortedRecord(record: { [key: string]: number }): { [key: string]: number } {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -35,6 +35,8 @@ export interface RevisionRule extends RevisionRange, Cited {
   inputRequests?: string;
   /** For the "initialize" lifecycle: what each side may send before the handshake completes. */
   beforeInitialized?: RevisionFacts["beforeInitialized"];
+  /** Error codes the prose assigns to named conditions in this revision range. */
+  errorCodes?: RevisionFacts["errorCodes"];
 }
 
 export interface MethodOverlay {

@@ -253,6 +253,11 @@ export interface RevisionFacts {
    * handshake completes, besides the handshake's own messages (from the overlay).
    */
   beforeInitialized?: { client: string[]; server: string[] };
+  /**
+   * JSON-RPC error codes of conditions the prose names and the schema has no
+   * constant for, by condition (e.g. resourceNotFound), from the overlay.
+   */
+  errorCodes?: { [condition: string]: number };
   /** The members of JSONRPCMessage, by shape. */
   envelope: EnvelopeFacts;
 }

@@ -179,7 +179,9 @@ export const methodOverlay: MethodOverlay = {
       // requests other than pings and logging before receiving the initialized
       // notification."
       beforeInitialized: { client: ["ping"], server: ["notifications/message", "ping"] },
-      cite: "basic/lifecycle#initialization",
+      // server/resources#error-handling: "Resource not found: -32002".
+      errorCodes: { resourceNotFound: -32002 },
+      cite: "basic/lifecycle#initialization; server/resources#error-handling",
     },
     {
       since: "2026-07-28",
@@ -188,7 +190,9 @@ export const methodOverlay: MethodOverlay = {
       // sent to the client; they ride in InputRequiredResult.inputRequests and
       // come back in the retried request's inputResponses.
       inputRequests: "InputRequest",
-      cite: "changelog#major-changes (2: no initialize handshake; 7: multi round-trip requests)",
+      // changelog#minor-changes 6: "Change resource not found error code from -32002 to -32602".
+      errorCodes: { resourceNotFound: -32602 },
+      cite: "changelog#major-changes (2: no initialize handshake; 7: multi round-trip requests); server/resources#error-handling",
     },
   ],
 };

@@ -14,6 +14,7 @@ export const revision = {
   batching: false,
   inputRequests: null,
   beforeInitialized: null,
+  errorCodes: {},
   schemaSha256: "1a28fdcd7463b38b86c34b73d8a7672618f541b95ba5a89ee62cc0022ee050e4",
   commit: null,
 } as const satisfies RevisionInfo;
