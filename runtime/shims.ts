@@ -341,6 +341,8 @@ interface Shortcut {
   readonly drop: readonly string[];
   /** The owner of each dropped field, for the change report. */
   readonly owners: readonly string[];
+  /** Paths below the top level the walk would drop: a value with any of them takes the walk. */
+  readonly nested: readonly (readonly string[])[];
   readonly to: string;
 }
 
@@ -397,9 +399,19 @@ function buildShortcut(
     if (!rule) throw new Error(`mcpgen: the shim rule ${name} is not in runtime/shim-rules.ts`);
     return rule;
   });
-  const toFields = fieldsOf(resolve(to.shape, target).shape as Shape & { kind: "object" });
+  const toShape = resolve(to.shape, target).shape;
+  const toFields = fieldsOf(toShape.kind === "object" ? toShape : undefined);
   const fromShape = top.shape.kind === "object" ? top.shape : undefined;
   if (!fromShape) return null;
+  // Below the top level the walk would drop fields the target lacks; the shortcut is taken only
+  // for values that have none of them (and never where one lies under an array or a union).
+  const compared = new Set<string>();
+  const nested: string[][] = [];
+  for (const p of fromShape.properties) {
+    const counterpart = toFields.get(p.name);
+    if (counterpart && !droppedFields(p.type, counterpart.type, source, target, [p.name], nested, compared))
+      return null;
+  }
   const dropped = fromShape.properties.filter((p) => !toFields.has(p.name));
   const context: RuleContext = {
     from: source,
@@ -416,6 +428,7 @@ function buildShortcut(
     context,
     drop: dropped.map((p) => p.name),
     owners: dropped.map((p) => p.owner),
+    nested,
     to: plan.to,
   };
 }
@@ -424,6 +437,7 @@ const SHORTCUT_CHANGED = new Error("mcpgen.shims.shortcut-changed");
 
 function takeShortcut(shortcut: Shortcut, value: unknown, what: "params" | "result", changes: ShimChange[]): unknown {
   if (!isObject(value) || !test(shortcut.check, value)) return NOT_TAKEN;
+  for (const path of shortcut.nested) if (hasPath(value, path)) return NOT_TAKEN;
   try {
     for (const hook of shortcut.hooks) if (hook(value, shortcut.context) !== value) return NOT_TAKEN;
   } catch (error) {
@@ -443,6 +457,67 @@ function takeShortcut(shortcut: Shortcut, value: unknown, what: "params" | "resu
     });
   }
   return out ?? value;
+}
+
+/**
+ * Where, below a value of `from`, the walk would drop a declared field `to`
+ * lacks: each such field's path of keys, collected into `out`. Returns false
+ * when one lies under an array or a union, where a path cannot name it.
+ */
+function droppedFields(
+  from: Shape,
+  to: Shape,
+  source: RevisionShapes,
+  target: RevisionShapes,
+  path: readonly string[],
+  out: string[][],
+  compared: Set<string>,
+  underCollection = false,
+): boolean {
+  if (from.kind === "reference") {
+    // A named type compared once per shortcut; recursion through it would only repeat the answer.
+    const key = `${from.name} ${path.length} ${underCollection}`;
+    if (compared.has(key)) return true;
+    compared.add(key);
+  }
+  const f = resolve(from, source).shape;
+  const t = resolve(to, target).shape;
+  if (f.kind === "object" && t.kind === "object") {
+    const targetFields = fieldsOf(t);
+    for (const p of f.properties) {
+      const counterpart = targetFields.get(p.name);
+      if (!counterpart) {
+        if (underCollection) return false;
+        out.push([...path, p.name]);
+        continue;
+      }
+      if (!droppedFields(p.type, counterpart.type, source, target, [...path, p.name], out, compared, underCollection))
+        return false;
+    }
+    return true;
+  }
+  if (f.kind === "union" && t.kind === "union") {
+    const targetMembers = membersOf(t, target);
+    for (const member of membersOf(f, source)) {
+      const counterpart = member.name ? targetMembers.find((m) => m.name === member.name) : undefined;
+      if (counterpart && !droppedFields(member.shape, counterpart.shape, source, target, path, out, compared, true))
+        return false;
+    }
+    return true;
+  }
+  if (f.kind === "array" && t.kind === "array")
+    return droppedFields(f.element, t.element, source, target, path, out, compared, true);
+  return true;
+}
+
+/** Whether a value has a member at a path of keys. */
+function hasPath(value: Record<string, unknown>, path: readonly string[]): boolean {
+  let node: unknown = value;
+  for (const key of path) {
+    if (!isObject(node) || node[key] === undefined) return false;
+    node = node[key];
+  }
+  return true;
 }
 
 /** Every type name a shape reaches through references, fields, members and elements. */

@@ -1,8 +1,18 @@
 // Errors a handler may throw to choose the JSON-RPC error its request gets, and
 // the errors the runtime raises towards handler code.
-import { INTERNAL_ERROR, INVALID_PARAMS, type RequestId } from "./handler-revision.js";
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  type ClientCapabilities,
+  type RequestId,
+} from "./handler-revision.js";
 
-/** "Resource not found" (server/resources#error-handling); the prose names it, the schema has no constant. */
+/**
+ * "Resource not found" up to 2025-11-25 (server/resources#error-handling). From
+ * 2026-07-28 it is -32602; throw ResourceNotFoundError to get each client's
+ * revision's code (RevisionInfo.errorCodes.resourceNotFound).
+ */
 export const RESOURCE_NOT_FOUND = -32002;
 
 /**
@@ -19,6 +29,32 @@ export class ProtocolError extends Error {
     readonly data?: unknown,
   ) {
     super(message);
+  }
+}
+
+/**
+ * No resource at `uri`: answered with the code the client's revision assigns
+ * (-32002 up to 2025-11-25, -32602 from 2026-07-28; RevisionInfo.errorCodes).
+ */
+export class ResourceNotFoundError extends ProtocolError {
+  override name = "ResourceNotFoundError";
+  constructor(readonly uri: string) {
+    super(INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
+  }
+}
+
+/**
+ * The request needs a client capability its `_meta` did not declare
+ * (2026-07-28 basic/index#meta, -32021); `requiredCapabilities` lists them.
+ */
+export class MissingClientCapabilityError extends ProtocolError {
+  override name = "MissingClientCapabilityError";
+  constructor(readonly requiredCapabilities: ClientCapabilities) {
+    super(
+      MISSING_REQUIRED_CLIENT_CAPABILITY,
+      `Missing required client capability: ${Object.keys(requiredCapabilities).join(", ")}`,
+      { requiredCapabilities },
+    );
   }
 }
 

@@ -1,17 +1,19 @@
 // The one revision server handlers are written against. Every other revision a
-// client negotiates is converted to and from it by the generated shims, so
-// feature code never branches on the wire revision.
+// client speaks is converted to and from it by the generated shims, so feature
+// code never branches on the wire revision.
 //
-// 2025-11-25 is the newest revision with the initialize handshake, the
-// lifecycle this server runtime speaks (basic/lifecycle). 2026-07-28 drops the
-// handshake for per-request metadata (changelog, major change 2); serving it is
-// a separate transport concern, after which the pin can move.
+// 2026-07-28 is the newest released revision (SOURCE.md) and the one whose
+// shapes say the most: any JSON value as structuredContent, caching hints,
+// resultType, multi round-trip requests (changelog). Its clients and draft's
+// need no conversion; the handshake revisions are converted by the shims, whose
+// shortcut keeps a typical call at one generated check per direction
+// (ARCHITECTURE.md, "Why the handler revision is 2026-07-28").
 import type { MessageTables } from "../index.js";
-import { messageTables } from "../../generated/2025-11-25/validators.js";
+import { messageTables } from "../../generated/2026-07-28/validators.js";
 
 /** The handler revision's generated tables, looked up by name at run time. */
 export const handlerTables: MessageTables = messageTables;
-export { revision as handlerRevision } from "../../generated/2025-11-25/revision.js";
+export { revision as handlerRevision } from "../../generated/2026-07-28/revision.js";
 export type {
   Annotations,
   BlobResourceContents,
@@ -23,14 +25,15 @@ export type {
   ContentBlock,
   CreateMessageRequestParams,
   CreateMessageResult,
+  DiscoverResult,
   ElicitRequestParams,
   ElicitResult,
   GetPromptRequestParams,
   GetPromptResult,
   Icon,
   Implementation,
-  InitializeRequestParams,
-  InitializeResult,
+  InputRequest,
+  InputRequiredResult,
   ListRootsResult,
   LoggingLevel,
   ProgressToken,
@@ -44,14 +47,18 @@ export type {
   ResourceTemplate,
   Root,
   ServerCapabilities,
+  SubscriptionFilter,
   TextResourceContents,
   Tool,
   ToolAnnotations,
-} from "../../generated/2025-11-25/types.js";
+} from "../../generated/2026-07-28/types.js";
 export {
+  HEADER_MISMATCH,
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
   PARSE_ERROR,
-} from "../../generated/2025-11-25/types.js";
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from "../../generated/2026-07-28/types.js";

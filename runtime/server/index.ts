@@ -1,7 +1,7 @@
 // mcpgen/server: build an MCP server on the generated runtime. Handlers are
 // written against the handler revision's types (handler-revision.ts); clients
-// of every revision with the initialize handshake are served through the
-// generated tables and shims.
+// of every revision, with the initialize handshake or per-request `_meta`, are
+// served through the generated tables and shims.
 export {
   McpServer,
   type Completer,
@@ -19,19 +19,27 @@ export {
   type ToolDefinition,
   type ToolHandler,
   type ToolReturn,
+  type CacheHint,
+  type Returned,
 } from "./server.js";
-export { RequestContext, Session, type RequestOptions } from "./session.js";
+export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session.js";
+export { InputRequired, type InputRequestSpec } from "./input-round.js";
+export type { RequestStateOptions } from "./request-state.js";
+export type { ListenLimits } from "./subscriptions.js";
+export type { HeaderParam } from "./header-check.js";
 export {
   ClientError,
   ProtocolError,
   RequestRefusedError,
   RequestTimeoutError,
+  ResourceNotFoundError,
+  MissingClientCapabilityError,
   RESOURCE_NOT_FOUND,
   invalidParams,
 } from "./errors.js";
 export type { FromSchema, JsonSchema, ObjectSchema } from "./json-schema.js";
 export type { ServerLogger } from "./logging.js";
 export { UriTemplate, UriTemplateError, type UriVariables } from "./uri-template.js";
-export { negotiate, servedRevisions } from "./revisions.js";
+export { ServedRevisions, generatedRevisions } from "./revisions.js";
 export { handlerRevision } from "./handler-revision.js";
 export type * from "./handler-revision.js";

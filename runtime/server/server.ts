@@ -3,7 +3,8 @@
 // the handler revision's types. The protocol itself (lifecycle, validation,
 // capability checks, conversion to the client's revision) is Session's.
 import { run } from "../validation.js";
-import { invalidParams, ProtocolError, RESOURCE_NOT_FOUND } from "./errors.js";
+import type { MessageTables } from "../index.js";
+import { invalidParams, ProtocolError, ResourceNotFoundError } from "./errors.js";
 import {
   handlerTables,
   INTERNAL_ERROR,
@@ -16,7 +17,6 @@ import {
   type GetPromptResult,
   type Icon,
   type Implementation,
-  type InitializeResult,
   type LoggingLevel,
   type Prompt,
   type PromptArgument,
@@ -38,8 +38,33 @@ import {
 } from "./json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate } from "./pagination.js";
-import { Session, type MethodHandler, type RequestContext, type SessionHost } from "./session.js";
+import {
+  MAX_SESSION_SUBSCRIPTIONS,
+  Session,
+  type CoreMethod,
+  type MethodHandler,
+  type RequestContext,
+  type SessionHost,
+} from "./session.js";
 import { UriTemplate, type UriVariables } from "./uri-template.js";
+import { ServedRevisions, type Wire } from "./revisions.js";
+import { RequestStateCodec, type RequestStateOptions } from "./request-state.js";
+import { Listeners, type ListenLimits } from "./subscriptions.js";
+import { headerParams, type HeaderParam } from "./header-check.js";
+import { META_SERVER_INFO } from "./meta.js";
+import { InputRequired } from "./input-round.js";
+
+/**
+ * Caching hints of cacheable results (2026-07-28 server/utilities/caching):
+ * how long a client may consider a result fresh, and whether shared caches
+ * may serve it to other users.
+ */
+export interface CacheHint {
+  /** Milliseconds, >= 0. Default 0 (immediately stale). */
+  ttlMs?: number;
+  /** Default "private": no cache shared across authorization contexts may serve it. */
+  cacheScope?: "public" | "private";
+}
 
 export interface ServerOptions {
   /** How to use the server, for the client's model (InitializeResult.instructions). */
@@ -61,6 +86,20 @@ export interface ServerOptions {
   logLevel?: LoggingLevel;
   /** Called when a client says its roots changed (notifications/roots/list_changed). */
   onRootsListChanged?: (session: Session) => void;
+  /** The protocol revisions to serve, by name (default: every generated one, both eras). */
+  revisions?: readonly string[];
+  /**
+   * Caching hints of server/discover, tools/list, prompts/list, resources/list,
+   * resources/templates/list and resources/read; a resource or template may
+   * set its own for resources/read.
+   */
+  cache?: CacheHint;
+  /** How multi round-trip requestState is signed and checked. */
+  requestState?: RequestStateOptions;
+  /** Whether per-request results name the server in `_meta` (basic/index#meta: SHOULD). Default true. */
+  serverInfoInResults?: boolean;
+  /** Bounds of subscriptions/listen. */
+  subscriptions?: ListenLimits;
 }
 
 /** Completes one argument: the values that start with, or otherwise fit, what the user typed. */
@@ -83,12 +122,30 @@ export interface ToolDefinition<I extends ObjectSchema, O extends ObjectSchema |
   _meta?: Record<string, unknown>;
 }
 
-/** What a tool handler returns: a text, or a result whose `content` may be left out when it has structuredContent. */
+/** T without the keys K; unlike Omit, it keeps the known keys of a type with an index signature. */
+type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+/**
+ * A result as a handler returns it: what the runtime fills in (resultType;
+ * the caching hints of cacheable results) may be left out.
+ */
+export type Returned<T> = Without<T, "resultType" | "ttlMs" | "cacheScope"> & {
+  resultType?: string;
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+};
+
+/**
+ * What a tool handler returns: a text, or a result whose `content` may be left
+ * out when it has structuredContent (any JSON value, 2026-07-28 SEP-2106), or
+ * context.inputRequired(...) to ask the client for input.
+ */
 export type ToolReturn<O> =
   | string
-  | (Omit<CallToolResult, "content" | "structuredContent"> & {
+  | InputRequired
+  | (Without<Returned<CallToolResult>, "content" | "structuredContent"> & {
       content?: ContentBlock[];
-      structuredContent?: O extends ObjectSchema ? FromSchema<O> : { [key: string]: unknown };
+      structuredContent?: O extends ObjectSchema ? FromSchema<O> : unknown;
     });
 
 export type ToolHandler<I, O> = (
@@ -104,6 +161,8 @@ export interface Registration {
 
 interface RegisteredTool {
   readonly tool: Tool;
+  /** Its x-mcp-header parameters (server/tools#x-mcp-header). */
+  readonly headers: readonly HeaderParam[];
   readonly handler: ToolHandler<unknown, unknown>;
   /** Compiled on first use (or by the warm-up after the handshake). */
   input?: Promise<SchemaCheck>;
@@ -117,13 +176,16 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 // --- resources ------------------------------------------------------------------
 
-export type ResourceDefinition = Omit<Resource, "uri">;
+export type ResourceDefinition = Omit<Resource, "uri"> & {
+  /** Caching hints of this resource's reads, instead of the server's. */
+  cache?: CacheHint;
+};
 
 /**
  * A read's result, or a text (sent as one text content with the resource's
  * mimeType), or undefined when there is no such resource (-32002).
  */
-export type ResourceReturn = ReadResourceResult | string | undefined;
+export type ResourceReturn = Returned<ReadResourceResult> | string | undefined | InputRequired;
 
 export type ResourceHandler = (uri: string, context: RequestContext) => ResourceReturn | Promise<ResourceReturn>;
 
@@ -132,6 +194,8 @@ export interface ResourceTemplateDefinition extends Omit<ResourceTemplate, "uriT
   complete?: Record<string, Completer>;
   /** The concrete resources the template stands for, listed by resources/list. */
   list?: (context: RequestContext) => Resource[] | Promise<Resource[]>;
+  /** Caching hints of reads of this template's resources, instead of the server's. */
+  cache?: CacheHint;
 }
 
 export type ResourceTemplateHandler = (
@@ -165,7 +229,7 @@ export type PromptArgs<A extends readonly PromptArgument[]> = {
 } & { [X in A[number] as X extends { required: true } ? never : X["name"]]?: string };
 
 /** A prompt's result, or a text (sent as one user message). */
-export type PromptReturn = GetPromptResult | string;
+export type PromptReturn = Returned<GetPromptResult> | string | InputRequired;
 
 export type PromptHandler<A extends readonly PromptArgument[]> = (
   args: PromptArgs<A>,
@@ -189,16 +253,31 @@ export class McpServer implements SessionHost {
   private readonly pageSize: number;
   private readonly listChanged: boolean;
   private readonly tools = new Map<string, RegisteredTool>();
-  private readonly resources = new Map<string, { resource: Resource; handler: ResourceHandler }>();
+  private readonly resources = new Map<
+    string,
+    { resource: Resource; handler: ResourceHandler; cache: CacheHint | undefined }
+  >();
   private readonly templates = new Map<string, RegisteredTemplate>();
   private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly sessionSet = new Set<Session>();
   private readonly changed = new Set<Feature>();
+  readonly served: ServedRevisions;
+  readonly requestState: RequestStateCodec;
+  readonly serverInfoInResults: boolean;
+  private readonly listeners: Listeners;
+  /** The server's capabilities per revision tables, until a feature changes. */
+  private capabilityCache = new WeakMap<MessageTables, unknown>();
+  private readonly cacheHint: Required<CacheHint>;
 
   constructor(
     readonly info: Implementation,
     private readonly options: ServerOptions = {},
   ) {
+    this.served = new ServedRevisions(options.revisions);
+    this.requestState = new RequestStateCodec(options.requestState);
+    this.serverInfoInResults = options.serverInfoInResults ?? true;
+    this.listeners = new Listeners(options.subscriptions);
+    this.cacheHint = checkedCacheHint({ ttlMs: 0, cacheScope: "private", ...options.cache }, "the server's cache");
     this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
@@ -219,8 +298,13 @@ export class McpServer implements SessionHost {
     return session;
   }
 
-  /** Closes every session. */
+  get instructions(): string | undefined {
+    return this.options.instructions;
+  }
+
+  /** Ends every subscription gracefully (a result carrying its id), then closes every session. */
   close(): void {
+    this.listeners.closeAll();
     for (const session of [...this.sessionSet]) session.close();
   }
 
@@ -249,13 +333,15 @@ export class McpServer implements SessionHost {
           `tool ${name}: ${which} uses JSON Schema dialect ${dialect.unsupported}; supported are 2020-12 (the default) and draft-07`,
         );
     }
+    const headers = headerParams(inputSchema);
+    if ("error" in headers) throw new TypeError(`tool ${name}: invalid x-mcp-header: ${headers.error}`);
     const tool = this.checked("Tool", `tool ${name}`, {
       name,
       ...rest,
       inputSchema,
       ...(outputSchema ? { outputSchema } : {}),
     }) as Tool;
-    this.tools.set(name, { tool, handler: handler as ToolHandler<unknown, unknown> });
+    this.tools.set(name, { tool, headers: headers.params, handler: handler as ToolHandler<unknown, unknown> });
     this.featureChanged("tools");
     return this.registration(name, () => this.tools.delete(name), "tools");
   }
@@ -264,8 +350,13 @@ export class McpServer implements SessionHost {
   resource(uri: string, definition: ResourceDefinition, handler: ResourceHandler): Registration {
     if (this.resources.has(uri))
       throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
-    const resource = this.checked("Resource", `resource ${uri}`, { uri, ...definition }) as Resource;
-    this.resources.set(uri, { resource, handler });
+    const { cache, ...metadata } = definition;
+    const resource = this.checked("Resource", `resource ${uri}`, { uri, ...metadata }) as Resource;
+    this.resources.set(uri, {
+      resource,
+      handler,
+      cache: cache && checkedCacheHint(cache, `resource ${uri}`),
+    });
     this.featureChanged("resources");
     return this.registration(uri, () => this.resources.delete(uri), "resources");
   }
@@ -279,7 +370,8 @@ export class McpServer implements SessionHost {
     if (this.templates.has(uriTemplate))
       throw new TypeError(`a resource template ${JSON.stringify(uriTemplate)} is already registered`);
     const matcher = new UriTemplate(uriTemplate);
-    const { complete, list, ...metadata } = definition;
+    const { complete, list, cache, ...metadata } = definition;
+    if (cache) checkedCacheHint(cache, `resource template ${uriTemplate}`);
     for (const variable of Object.keys(complete ?? {}))
       if (!matcher.variableNames.includes(variable))
         throw new TypeError(`resource template ${uriTemplate}: cannot complete ${variable}, which it does not have`);
@@ -322,10 +414,20 @@ export class McpServer implements SessionHost {
     this.featureChanged(feature);
   }
 
-  /** Tells the clients subscribed to `uri` that it changed (notifications/resources/updated). */
+  /**
+   * Tells the clients subscribed to `uri` that it changed
+   * (notifications/resources/updated): handshake sessions that sent
+   * resources/subscribe, and subscriptions/listen requests naming it.
+   */
   resourceUpdated(uri: string): void {
     for (const session of this.sessionSet)
       if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
+    this.listeners.resourceUpdated(uri);
+  }
+
+  /** The x-mcp-header parameters of a registered tool. */
+  toolHeaders(name: string): readonly HeaderParam[] | undefined {
+    return this.tools.get(name)?.headers;
   }
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
@@ -356,7 +458,8 @@ export class McpServer implements SessionHost {
 
   /** list_changed notifications, one per feature per tick however many changes it saw. */
   private featureChanged(feature: Feature): void {
-    if (!this.listChanged || this.sessionSet.size === 0) return;
+    this.capabilityCache = new WeakMap(); // what is offered may have changed
+    if (!this.listChanged || (this.sessionSet.size === 0 && this.listeners.size === 0)) return;
     if (this.changed.size === 0) queueMicrotask(() => this.flushChanged());
     this.changed.add(feature);
   }
@@ -364,9 +467,10 @@ export class McpServer implements SessionHost {
   private flushChanged(): void {
     const features = [...this.changed];
     this.changed.clear();
-    for (const session of this.sessionSet) {
-      if (!session.isInitialized) continue;
-      for (const feature of features) session.notify(`notifications/${feature}/list_changed`);
+    for (const feature of features) {
+      const method = `notifications/${feature}/list_changed`;
+      for (const session of this.sessionSet) if (session.isInitialized) session.notify(method);
+      this.listeners.listChanged(method);
     }
   }
 
@@ -376,7 +480,14 @@ export class McpServer implements SessionHost {
   private offeredMethods(): string[] {
     const declared = this.options.capabilities ?? {};
     const has = (feature: Feature, count: number) => count > 0 || declared[feature] !== undefined;
-    const offered = ["ping", "logging/setLevel", "notifications/message"];
+    const offered = [
+      "ping",
+      "server/discover",
+      "logging/setLevel",
+      "notifications/message",
+      "subscriptions/listen",
+      "notifications/subscriptions/acknowledged",
+    ];
     const withList = (feature: Feature, methods: string[]) => {
       offered.push(...methods);
       if (this.listChanged) offered.push(`notifications/${feature}/list_changed`);
@@ -400,30 +511,43 @@ export class McpServer implements SessionHost {
   }
 
   /**
-   * The server's capabilities, derived from the method table: each offered
-   * method's capability path is declared. A leaf is `{}` where the schema's
-   * ServerCapabilities takes an object there and `true` where it takes a flag.
+   * The server's capabilities in a revision's shape, derived from its method
+   * table: each offered method's capability path is declared. A leaf is `{}`
+   * where the revision's ServerCapabilities takes an object there and `true`
+   * where it takes a flag.
    */
-  capabilities(): ServerCapabilities {
-    const capabilities: Record<string, unknown> = {};
-    for (const method of this.offeredMethods()) {
-      const requirement = handlerTables.methods[method]?.capability;
-      if (!requirement || requirement.holder === "client") continue;
-      declare(capabilities, requirement.path);
+  capabilitiesFor(wire: Pick<Wire, "tables">): unknown {
+    const { tables } = wire;
+    let capabilities = this.capabilityCache.get(tables);
+    if (capabilities === undefined) {
+      const derived: Record<string, unknown> = {};
+      for (const method of this.offeredMethods()) {
+        const requirement = Object.prototype.hasOwnProperty.call(tables.methods, method)
+          ? tables.methods[method]!.capability
+          : null;
+        if (!requirement || requirement.holder === "client") continue;
+        declare(derived, requirement.path, tables);
+      }
+      capabilities = merge(derived, (this.options.capabilities ?? {}) as Record<string, unknown>);
+      this.capabilityCache.set(tables, capabilities);
     }
-    return merge(capabilities, (this.options.capabilities ?? {}) as Record<string, unknown>) as ServerCapabilities;
+    return capabilities;
   }
 
-  initializeResult(protocolVersion: string): InitializeResult {
-    return {
-      protocolVersion,
-      capabilities: this.capabilities(),
-      serverInfo: this.info,
-      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
-    };
+  /** The server's capabilities in the handler revision's shape. */
+  capabilities(): ServerCapabilities {
+    return this.capabilitiesFor({ tables: handlerTables }) as ServerCapabilities;
   }
 
   initialized(): void {
+    this.warmUp();
+  }
+
+  /** Loads ajv and compiles the tool schemas off the request path. */
+  private warmedUp = false;
+  private warmUp(): void {
+    if (this.warmedUp) return;
+    this.warmedUp = true;
     // Loading ajv and compiling the schemas after the handshake keeps both off
     // the cold start and off the first tools/call.
     if (this.tools.size === 0) return;
@@ -443,16 +567,48 @@ export class McpServer implements SessionHost {
 
   // --- method handlers (handler revision) -----------------------------------------
 
-  readonly handlers: { readonly [method: string]: MethodHandler } = {
+  /**
+   * The protocol machinery's methods, answered in the client's revision's own
+   * shapes: each exists only in some revisions (ping, logging/setLevel and
+   * resources/subscribe until 2025-11-25; server/discover and
+   * subscriptions/listen from 2026-07-28), and the method table says which.
+   */
+  readonly coreMethods: { readonly [method: string]: CoreMethod } = {
     ping: () => ({}),
-    "logging/setLevel": (params: { level: LoggingLevel }, context: RequestContext) => {
-      if (!isLoggingLevel(params.level)) throw invalidParams(`Unknown logging level ${JSON.stringify(params.level)}`);
-      context.session.logLevel = params.level;
+    "logging/setLevel": (params, _inflight, session) => {
+      if (!isLoggingLevel(params["level"]))
+        throw invalidParams(`Unknown logging level ${JSON.stringify(params["level"])}`);
+      session.logLevel = params["level"];
       return {};
     },
+    "resources/subscribe": (params, _inflight, session) => {
+      const uri = params["uri"] as string;
+      if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SESSION_SUBSCRIPTIONS)
+        throw invalidParams(`at most ${MAX_SESSION_SUBSCRIPTIONS} subscriptions per session`);
+      session.subscriptions.add(uri);
+      return {};
+    },
+    "resources/unsubscribe": (params, _inflight, session) => {
+      session.subscriptions.delete(params["uri"] as string);
+      return {};
+    },
+    // server/discover: every served revision, the capabilities in the request's revision, who the server is.
+    "server/discover": (_params, inflight) => ({
+      resultType: "complete",
+      supportedVersions: [...this.served.supportedVersions],
+      capabilities: inflight.scope.serverCapabilities,
+      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+      ...this.cacheHint,
+      _meta: { [META_SERVER_INFO]: this.info },
+    }),
+    "subscriptions/listen": (params, inflight, session) => this.listeners.listen(params, inflight, session),
+  };
+
+  readonly handlers: { readonly [method: string]: MethodHandler } = {
+    // tools/list in a deterministic order (changelog minor change 3), by name.
     "tools/list": (params: { cursor?: string }) => {
-      const page = paginate([...this.tools.values()], params.cursor, this.pageSize);
-      return withCursor({ tools: page.items.map((t) => t.tool) }, page.nextCursor);
+      const page = paginate(this.sortedTools(), params.cursor, this.pageSize);
+      return withCursor({ tools: page.items.map((t) => t.tool), ...this.cacheHint }, page.nextCursor);
     },
     "tools/call": (params: CallToolRequestParams, context: RequestContext) => this.callTool(params, context),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
@@ -460,25 +616,17 @@ export class McpServer implements SessionHost {
       for (const { definition } of this.templates.values())
         if (definition.list) listed.push(...(await definition.list(context)));
       const page = paginate(listed, params.cursor, this.pageSize);
-      return withCursor({ resources: page.items }, page.nextCursor);
+      return withCursor({ resources: page.items, ...this.cacheHint }, page.nextCursor);
     },
     "resources/templates/list": (params: { cursor?: string }) => {
       const page = paginate([...this.templates.values()], params.cursor, this.pageSize);
-      return withCursor({ resourceTemplates: page.items.map((t) => t.template) }, page.nextCursor);
+      return withCursor({ resourceTemplates: page.items.map((t) => t.template), ...this.cacheHint }, page.nextCursor);
     },
     "resources/read": (params: ReadResourceRequestParams, context: RequestContext) =>
       this.readResource(params, context),
-    "resources/subscribe": (params: { uri: string }, context: RequestContext) => {
-      context.session.subscriptions.add(params.uri);
-      return {};
-    },
-    "resources/unsubscribe": (params: { uri: string }, context: RequestContext) => {
-      context.session.subscriptions.delete(params.uri);
-      return {};
-    },
     "prompts/list": (params: { cursor?: string }) => {
       const page = paginate([...this.prompts.values()], params.cursor, this.pageSize);
-      return withCursor({ prompts: page.items.map((p) => p.prompt) }, page.nextCursor);
+      return withCursor({ prompts: page.items.map((p) => p.prompt), ...this.cacheHint }, page.nextCursor);
     },
     "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.getPrompt(params, context),
     "completion/complete": (params: CompleteRequestParams) => this.complete(params),
@@ -495,7 +643,7 @@ export class McpServer implements SessionHost {
 
   // tools/call stays synchronous while nothing needs waiting for (schemas
   // compiled, handler not async): one promise hop less per call.
-  private callTool(params: CallToolRequestParams, context: RequestContext): CallToolResult | Promise<CallToolResult> {
+  private callTool(params: CallToolRequestParams, context: RequestContext): ToolOutcome | Promise<ToolOutcome> {
     const tool = this.tools.get(params.name);
     // server/tools#error-handling: an unknown tool is a protocol error...
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
@@ -529,9 +677,10 @@ export class McpServer implements SessionHost {
     }
   }
 
-  private toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): CallToolResult | Promise<CallToolResult> {
+  private toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): ToolOutcome | Promise<ToolOutcome> {
     if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
-    const result = { ...returned } as CallToolResult;
+    if (returned instanceof InputRequired) return returned;
+    const result = { ...returned } as ToolResult;
     const structured = result.structuredContent;
     // server/tools#structured-content: a tool returning structured content SHOULD also return it serialized in a text block.
     if (result.content === undefined || (result.content.length === 0 && structured !== undefined))
@@ -541,7 +690,7 @@ export class McpServer implements SessionHost {
     const name = tool.tool.name;
     if (structured === undefined)
       return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
-    const conform = (check: SchemaCheck): CallToolResult => {
+    const conform = (check: SchemaCheck): ToolResult => {
       const problems = check(structured);
       if (problems === undefined) return result;
       this.logger("error", `tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
@@ -550,30 +699,47 @@ export class McpServer implements SessionHost {
     return tool.outputCheck ? conform(tool.outputCheck) : this.schemaCheck(tool, "output").then(conform);
   }
 
-  private async readResource(params: ReadResourceRequestParams, context: RequestContext): Promise<ReadResourceResult> {
+  private async readResource(
+    params: ReadResourceRequestParams,
+    context: RequestContext,
+  ): Promise<Returned<ReadResourceResult> | InputRequired> {
     const { uri } = params;
     let returned: ResourceReturn;
     let mimeType: string | undefined;
+    let cache: CacheHint | undefined;
     const fixed = this.resources.get(uri);
     if (fixed) {
       mimeType = fixed.resource.mimeType;
+      cache = fixed.cache;
       returned = await fixed.handler(uri, context);
     } else {
-      for (const { matcher, template, handler } of this.templates.values()) {
+      for (const { matcher, template, handler, definition } of this.templates.values()) {
         const variables = matcher.match(uri);
         if (!variables) continue;
         mimeType = template.mimeType;
+        cache = definition.cache;
         returned = await handler(uri, variables, context);
         break;
       }
     }
-    // server/resources#error-handling
-    if (returned === undefined) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
-    if (typeof returned !== "string") return returned;
-    return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }] };
+    // server/resources#error-handling: the code is the client's revision's (-32002, or -32602 from 2026-07-28).
+    if (returned === undefined) throw new ResourceNotFoundError(uri);
+    if (returned instanceof InputRequired) return returned;
+    const hint = { ...this.cacheHint, ...cache };
+    if (typeof returned !== "string") return { ...hint, ...returned };
+    return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }], ...hint };
   }
 
-  private async getPrompt(params: GetPromptRequestParams, context: RequestContext): Promise<GetPromptResult> {
+  private sortedTools(): RegisteredTool[] {
+    return [...this.tools.values()].sort((a, b) =>
+      a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0,
+    );
+  }
+
+  private async getPrompt(
+    params: GetPromptRequestParams,
+    context: RequestContext,
+  ): Promise<Returned<GetPromptResult> | InputRequired> {
     const registered = this.prompts.get(params.name);
     // server/prompts#error-handling: invalid prompt name and missing arguments are -32602.
     if (!registered) throw invalidParams(`Unknown prompt: ${params.name}`, { name: params.name });
@@ -589,7 +755,7 @@ export class McpServer implements SessionHost {
     return { messages: [{ role: "user", content: { type: "text", text: returned } }] };
   }
 
-  private async complete(params: CompleteRequestParams): Promise<CompleteResult> {
+  private async complete(params: CompleteRequestParams): Promise<Returned<CompleteResult>> {
     const { ref, argument } = params;
     let completer: Completer | undefined;
     if (ref.type === "ref/prompt") {
@@ -612,12 +778,16 @@ export class McpServer implements SessionHost {
   }
 }
 
-function errorResult(text: string): CallToolResult {
+/** A tools/call result as the server builds it (the session adds resultType). */
+type ToolResult = Returned<CallToolResult>;
+type ToolOutcome = ToolResult | InputRequired;
+
+function errorResult(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
 /** A tool handler's exception: a ProtocolError stays one; anything else is a tool execution error. */
-function toolFailure(error: unknown): CallToolResult {
+function toolFailure(error: unknown): ToolResult {
   if (error instanceof ProtocolError) throw error;
   return errorResult(error instanceof Error ? error.message : String(error));
 }
@@ -626,8 +796,8 @@ function withCursor<T extends object>(result: T, nextCursor: string | undefined)
   return nextCursor === undefined ? result : { ...result, nextCursor };
 }
 
-/** Sets a capability path: `{}` for an object the schema takes, `true` for a flag. */
-function declare(capabilities: Record<string, unknown>, path: readonly string[]): void {
+/** Sets a capability path: `{}` for an object the revision's schema takes, `true` for a flag. */
+function declare(capabilities: Record<string, unknown>, path: readonly string[], tables: MessageTables): void {
   let node = capabilities;
   path.forEach((key, i) => {
     if (i < path.length - 1) {
@@ -637,7 +807,7 @@ function declare(capabilities: Record<string, unknown>, path: readonly string[])
     }
     if (node[key] !== undefined) return;
     node[key] = {};
-    if (!run(handlerTables.checks["ServerCapabilities"]!, capabilities).valid) node[key] = true;
+    if (!run(tables.checks["ServerCapabilities"]!, capabilities).valid) node[key] = true;
   });
 }
 
@@ -650,4 +820,15 @@ function merge(into: Record<string, unknown>, from: Record<string, unknown>): Re
         : value;
   }
   return into;
+}
+
+/** A cache hint with its defaults, or a TypeError naming what is wrong (caching#time-to-live-ttl-field: ttlMs >= 0). */
+function checkedCacheHint(hint: CacheHint, what: string): Required<CacheHint> {
+  const ttlMs = hint.ttlMs ?? 0;
+  const cacheScope = hint.cacheScope ?? "private";
+  if (!Number.isInteger(ttlMs) || ttlMs < 0)
+    throw new TypeError(`${what}: ttlMs must be an integer >= 0, not ${hint.ttlMs}`);
+  if (cacheScope !== "public" && cacheScope !== "private")
+    throw new TypeError(`${what}: cacheScope must be "public" or "private", not ${JSON.stringify(hint.cacheScope)}`);
+  return { ttlMs, cacheScope };
 }

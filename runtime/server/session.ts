@@ -1,16 +1,19 @@
 // One client connection: the JSON-RPC protocol core. Every decision about a
-// message comes from the negotiated revision's generated tables (which methods
-// exist, who sends them, what they need declared, what they must look like);
-// handlers see the handler revision's shapes, converted by the generated shims.
+// message comes from the generated tables of the revision it is handled at
+// (which methods exist, who sends them, what they need declared, what they
+// must look like); handlers see the handler revision's shapes, converted by the
+// generated shims.
 //
-// Phases (basic/lifecycle): "new" until initialize is answered (only the
-// overlay's pre-handshake methods pass), "ready" once it is, "initialized"
-// once notifications/initialized arrives; the server sends nothing but the
-// overlay's pre-handshake methods before that.
-import { isObject, run, type ValidationResult } from "../validation.js";
+// A connection serves both eras (2026-07-28 basic/versioning): initialize
+// opens a handshake session ("new" until initialize is answered, "ready" once
+// it is, "initialized" once notifications/initialized arrives), whose
+// negotiated revision then serves every request; without it, each request is
+// served on its own at the revision its `_meta` names (era.ts). A request's
+// scope (context.ts) carries which.
+import { isObject, run, test } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
-import type { CapabilityRequirement } from "../index.js";
+import type { CapabilityRequirement, RevisionInfo } from "../index.js";
 import { ShimError } from "../shims.js";
 import {
   INTERNAL_ERROR,
@@ -19,96 +22,72 @@ import {
   METHOD_NOT_FOUND,
   PARSE_ERROR,
   handlerRevision,
+  handlerTables,
   type ClientCapabilities,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestParams,
-  type ElicitResult,
   type Implementation,
-  type InitializeRequestParams,
-  type InitializeResult,
-  type ListRootsResult,
   type LoggingLevel,
-  type ProgressToken,
-  type Root,
 } from "./handler-revision.js";
-import { ClientError, ProtocolError, RequestRefusedError, RequestTimeoutError } from "./errors.js";
+import {
+  ClientError,
+  MissingClientCapabilityError,
+  ProtocolError,
+  RequestRefusedError,
+  RequestTimeoutError,
+  ResourceNotFoundError,
+} from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import { handlerWire, loadWire, negotiate, servedRevisions, type Wire } from "./revisions.js";
+import { generatedRevisions, handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
+import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
+import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
+import { eraOf } from "./era.js";
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  metaOf,
+} from "./meta.js";
+import { InputRequired, InputRound, inputResponsesOf, type InputRequestSpec } from "./input-round.js";
+import { requestDigest, type RequestStateCodec } from "./request-state.js";
+import { checkHeaders, type HeaderParam } from "./header-check.js";
 
-const JSONRPC = `"jsonrpc":"2.0"`;
+export type { Channel, RequestOptions, Scope } from "./context.js";
+export { RequestContext } from "./context.js";
 
 /** A method the server answers, in the handler revision's shapes. */
 export type MethodHandler = (params: any, context: RequestContext) => unknown;
+
+/**
+ * A method of the protocol machinery, answered by the session itself in the
+ * wire revision's own shapes (no conversion): it exists only in some
+ * revisions, and what it does is about the connection or the server, not a feature.
+ */
+export type CoreMethod = (params: Record<string, unknown>, inflight: Inflight, session: Session) => unknown;
 
 /** What a session needs from the server it belongs to. */
 export interface SessionHost {
   /** Request handlers by method (handler revision). */
   readonly handlers: { readonly [method: string]: MethodHandler };
+  /** Methods of the protocol machinery (wire revision's shapes). */
+  readonly coreMethods: { readonly [method: string]: CoreMethod };
   /** Notification handlers by method (handler revision); unknown notifications are ignored. */
   readonly notificationHandlers: { readonly [method: string]: (params: any, session: Session) => void };
-  /** The initialize result in the handler revision's shapes, for a session at `revision`. */
-  initializeResult(revision: string): InitializeResult;
+  readonly served: ServedRevisions;
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  /** The server's capabilities in a revision's shape. */
+  capabilitiesFor(wire: Wire): unknown;
   readonly logger: ServerLogger;
   readonly requestTimeoutMs: number;
+  readonly requestState: RequestStateCodec;
+  /** Whether per-request results carry `_meta["io.modelcontextprotocol/serverInfo"]` (basic/index#meta: SHOULD). */
+  readonly serverInfoInResults: boolean;
+  /** The x-mcp-header parameters of a tool, for the header check (none when undefined). */
+  toolHeaders(name: string): readonly HeaderParam[] | undefined;
   /** Called once the client has sent notifications/initialized. */
   initialized(session: Session): void;
   closed(session: Session): void;
-}
-
-/** Options of a server-to-client request. */
-export interface RequestOptions {
-  /** Aborting it cancels the request (a notifications/cancelled is sent). */
-  readonly signal?: AbortSignal;
-  /** Default: the server's requestTimeoutMs. */
-  readonly timeoutMs?: number;
-  /** Where to send it: the channel of the client request being handled (RequestContext does this). */
-  readonly channel?: Channel;
-}
-
-/**
- * Where the messages caused by one incoming message go: a stdio line, an HTTP
- * POST. Transports that carry every message the same way use the session's
- * default channel.
- */
-export interface Channel {
-  /** The reply to the message: a response, a batch's array of responses, or null for a cancelled request (no reply). */
-  reply(json: string | null): void;
-  /** What the server sends while handling a request of this message: progress, log messages, requests to the client. */
-  send(json: string): void;
-  /**
-   * Closes the connection carrying this message's stream without ending the
-   * stream, so that the client resumes it later (basic/transports, SEP-1699).
-   * Returns false when the transport cannot.
-   */
-  closeConnection?(retryMs?: number): boolean;
-}
-
-type Reply = (json: string | null) => void;
-
-/** @internal An incoming request being handled. */
-export class Inflight {
-  private controller: AbortController | undefined;
-  cancelled = false;
-  lastProgress = -Infinity;
-
-  constructor(
-    readonly id: RequestId,
-    readonly method: string,
-    readonly progressToken: ProgressToken | undefined,
-    readonly reply: Reply,
-    readonly channel: Channel,
-  ) {}
-
-  /** Created on first use: most handlers never look at it. */
-  get signal(): AbortSignal {
-    return (this.controller ??= new AbortController()).signal;
-  }
-
-  cancel(reason: string): void {
-    this.cancelled = true;
-    (this.controller ??= new AbortController()).abort(reason);
-  }
 }
 
 /** A server-to-client request waiting for its response. */
@@ -119,12 +98,22 @@ interface Pending {
   cleanup(): void;
 }
 
+/** The handshake session's scope; logThreshold changes with logging/setLevel. */
+interface SessionScope extends Scope {
+  logThreshold: LoggingLevel | null | undefined;
+}
+
 /** Ids of finished requests are remembered this far back, so that a reused id is refused (basic#requests). */
 const REMEMBERED_IDS = 4096;
+/** URIs one handshake session may subscribe to (resources/subscribe). */
+export const MAX_SESSION_SUBSCRIPTIONS = 1000;
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Session {
   private phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
-  private wire: Wire = handlerWire;
+  /** The handshake session's scope, once initialize negotiated a revision. */
+  private sessionScope: SessionScope | undefined;
   /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
   private envelope: Envelope = { ...handlerWire.tables.envelope, batching: false };
   /** While a revision loads, incoming messages wait here, in order. */
@@ -136,12 +125,6 @@ export class Session {
   private readonly outgoing = new Map<RequestId, Pending>();
   private idleWaiters: (() => void)[] = [];
   private nextOutgoingId = 0;
-  private clientParams: InitializeRequestParams | undefined;
-  /** The capabilities as sent on the wire (negotiated revision), for the table's capability checks. */
-  private clientCapabilitiesOnWire: unknown = {};
-  private serverCapabilitiesOnWire: unknown = {};
-  /** Set by logging/setLevel; until then every level passes. */
-  logLevel: LoggingLevel | undefined;
   /** URIs this client subscribed to (resources/subscribe). */
   readonly subscriptions = new Set<string>();
 
@@ -152,7 +135,7 @@ export class Session {
   private readonly defaultChannel: Channel;
 
   constructor(
-    private readonly host: SessionHost,
+    readonly host: SessionHost,
     send: (json: string) => void,
   ) {
     this.defaultChannel = {
@@ -163,9 +146,9 @@ export class Session {
     };
   }
 
-  /** The negotiated revision, or undefined before initialize. */
+  /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
   get revision(): string | undefined {
-    return this.phase === "new" || this.phase === "initializing" ? undefined : this.wire.info.name;
+    return this.sessionScope?.wire.info.name;
   }
 
   get isInitialized(): boolean {
@@ -176,14 +159,23 @@ export class Session {
     return this.phase === "closed";
   }
 
-  /** The client's name and version (handler revision's shape), after initialize. */
+  /** The client's name and version from initialize. */
   get clientInfo(): Implementation | undefined {
-    return this.clientParams?.clientInfo;
+    return this.sessionScope?.clientInfo;
   }
 
-  /** The client's capabilities (handler revision's shape), after initialize. */
+  /** The client's capabilities from initialize (as sent, in its revision's shape). */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.clientParams?.capabilities;
+    return this.sessionScope?.clientCapabilities as ClientCapabilities | undefined;
+  }
+
+  /** The level set by logging/setLevel; until then every level passes. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.sessionScope?.logThreshold ?? undefined;
+  }
+
+  set logLevel(level: LoggingLevel | undefined) {
+    if (this.sessionScope) this.sessionScope.logThreshold = level;
   }
 
   // --- incoming ---------------------------------------------------------------
@@ -204,6 +196,7 @@ export class Session {
           PARSE_ERROR,
           `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
         ),
+        { code: PARSE_ERROR, malformed: true },
       );
       return true;
     }
@@ -217,7 +210,7 @@ export class Session {
     const answered = expectsReply(classification);
     if (this.backlog) this.backlog.push({ value, channel });
     else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
-    else this.dispatch(value, classification, (json) => channel.reply(json), channel);
+    else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     return answered;
   }
 
@@ -230,6 +223,7 @@ export class Session {
         INVALID_REQUEST,
         `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`,
       ),
+      { code: INVALID_REQUEST, malformed: true },
     );
   }
 
@@ -261,10 +255,13 @@ export class Session {
     done();
   }
 
-  private dispatch(message: unknown, classification: Classification, reply: Reply, channel: Channel): void {
+  private dispatch(message: unknown, classification: Classification, reply: Inflight["reply"], channel: Channel): void {
     switch (classification.kind) {
       case "invalid":
-        reply(errorJson(classification.id, INVALID_REQUEST, `Invalid Request: ${describe(classification)}`));
+        reply(errorJson(classification.id, INVALID_REQUEST, `Invalid Request: ${describe(classification)}`), {
+          code: INVALID_REQUEST,
+          malformed: true,
+        });
         return;
       case "request":
         this.receiveRequest(
@@ -283,7 +280,10 @@ export class Session {
         this.receiveResponse(message as Record<string, unknown>, classification);
         return;
       case "batch": // a batch inside a batch is classified invalid; nothing else nests
-        reply(errorJson(undefined, INVALID_REQUEST, "Invalid Request: a batch must not contain a batch"));
+        reply(errorJson(undefined, INVALID_REQUEST, "Invalid Request: a batch must not contain a batch"), {
+          code: INVALID_REQUEST,
+          malformed: true,
+        });
     }
   }
 
@@ -291,45 +291,142 @@ export class Session {
     message: Record<string, unknown>,
     method: string,
     id: RequestId,
-    reply: Reply,
+    reply: Inflight["reply"],
     channel: Channel,
   ): void {
     if (typeof id === "number" && !Number.isInteger(id)) {
       // basic#requests: "Requests MUST include a string or integer ID".
-      reply(errorJson(undefined, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`));
+      reply(errorJson(undefined, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`), {
+        code: INVALID_REQUEST,
+        malformed: true,
+      });
       return;
     }
-    if (this.inflight.has(id) || this.finishedIds.has(id)) {
+    // basic#requests: an id must not match a request still in flight; a handshake session also
+    // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
+    if (this.inflight.has(id) || (this.sessionScope && this.finishedIds.has(id))) {
       reply(
         errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
+        { code: INVALID_REQUEST },
       );
       return;
     }
-    if (method === "initialize") {
+    if (method === "initialize" && this.phase !== "closed") {
       this.receiveInitialize(message, id, reply);
       return;
     }
-    if (this.phase === "new" && !(this.wire.info.beforeInitialized?.client ?? []).includes(method)) {
+    const era = eraOf(
+      message,
+      this.sessionScope !== undefined,
+      this.host.served,
+      channel.headers?.["mcp-protocol-version"],
+    );
+    switch (era.kind) {
+      case "refused":
+        reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
+        return;
+      case "per-request":
+        this.withWire(era.info, reply, (wire) =>
+          this.handle(message, method, id, reply, channel, this.requestScope(wire, message)),
+        );
+        return;
+      case "session":
+        if (this.sessionScope) {
+          this.handle(message, method, id, reply, channel, this.sessionScope);
+          return;
+        }
+        this.beforeInitialize(message, method, id, reply, channel);
+    }
+  }
+
+  /** A handshake client's request before initialize: only the overlay's pre-handshake methods pass. */
+  private beforeInitialize(
+    message: Record<string, unknown>,
+    method: string,
+    id: RequestId,
+    reply: Inflight["reply"],
+    channel: Channel,
+  ): void {
+    const newest = this.host.served.handshake.at(-1);
+    if (!newest || !(newest.beforeInitialized?.client ?? []).includes(method)) {
       reply(
         errorJson(
           id,
           INVALID_REQUEST,
-          `Invalid Request: ${method} before initialize; the session must be initialized first (basic/lifecycle#initialization)`,
+          `Invalid Request: ${method} before initialize; the session must be initialized first (basic/lifecycle#initialization), or the request must carry the per-request _meta of protocol version ${this.host.served.supportedVersions[0]}`,
         ),
+        { code: INVALID_REQUEST },
       );
       return;
     }
-    const { tables, info } = this.wire;
-    const entry = Object.prototype.hasOwnProperty.call(tables.methods, method) ? tables.methods[method] : undefined;
+    this.withWire(newest, reply, (wire) =>
+      this.handle(message, method, id, reply, channel, {
+        wire,
+        perRequest: false,
+        clientCapabilities: {},
+        clientInfo: undefined,
+        logThreshold: undefined,
+        serverCapabilities: this.host.capabilitiesFor(wire),
+      }),
+    );
+  }
+
+  /** The scope of a per-request request: what its `_meta` declares (checked by the revision's validator next). */
+  private requestScope(wire: Wire, message: Record<string, unknown>): Scope {
+    const meta = metaOf(message);
+    const level = meta?.[META_LOG_LEVEL];
+    return {
+      wire,
+      perRequest: true,
+      clientCapabilities: meta?.[META_CLIENT_CAPABILITIES] ?? {},
+      clientInfo: meta?.[META_CLIENT_INFO] as Implementation | undefined,
+      // basic/index#meta: without logLevel "the server MUST NOT send any notifications/message".
+      logThreshold: isLoggingLevel(level) ? level : null,
+      serverCapabilities: this.host.capabilitiesFor(wire),
+    };
+  }
+
+  /** Runs `then` with a revision's wire, loading it first (later messages wait, in order). */
+  private withWire(info: RevisionInfo, reply: Inflight["reply"], then: (wire: Wire) => void): void {
+    const wire = loadedWire(info);
+    if (wire) {
+      then(wire);
+      return;
+    }
+    this.backlog = [];
+    loadWire(info)
+      .then(then)
+      .catch((error: unknown) => {
+        this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
+        reply(errorJson(undefined, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
+          code: INTERNAL_ERROR,
+        });
+      })
+      .finally(() => this.drainBacklog());
+  }
+
+  /** A request at a known scope: method, capability and schema checks, then its handler. */
+  private handle(
+    message: Record<string, unknown>,
+    method: string,
+    id: RequestId,
+    reply: Inflight["reply"],
+    channel: Channel,
+    scope: Scope,
+  ): void {
+    const { tables, info } = scope.wire;
+    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
     if (!entry || entry.kind !== "request" || entry.direction === "server-to-client" || entry.inputRequest) {
       const why = entry ? "is not a request a client sends" : "does not exist";
-      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: ${method} ${why} in protocol revision ${info.name}`));
+      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: ${method} ${why} in protocol revision ${info.name}`), {
+        code: METHOD_NOT_FOUND,
+      });
       return;
     }
     if (
       entry.capability &&
       entry.capability.holder !== "client" &&
-      !declared(this.serverCapabilitiesOnWire, entry.capability)
+      !declared(scope.serverCapabilities, entry.capability)
     ) {
       reply(
         errorJson(
@@ -337,121 +434,225 @@ export class Session {
           METHOD_NOT_FOUND,
           `Method not found: ${method} needs the server capability ${entry.capability.path.join(".")}, which this server did not declare`,
         ),
+        { code: METHOD_NOT_FOUND },
       );
       return;
     }
     const verdict = run(tables.checks[entry.type]!, message);
     if (!verdict.valid) {
-      reply(invalidMessageJson(id, verdict));
+      const invalid = invalidMessage(id, verdict);
+      reply(invalid.json, { ...invalid.outcome, malformed: invalid.outcome.malformed && scope.perRequest });
       return;
     }
-    const handler = Object.prototype.hasOwnProperty.call(this.host.handlers, method)
-      ? this.host.handlers[method]
-      : undefined;
-    if (!handler) {
-      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: this server does not implement ${method}`));
+    if (scope.perRequest && channel.headers) {
+      const mismatch = checkHeaders(message, method, channel.headers, this.host);
+      if (mismatch) {
+        reply(errorJson(id, mismatch.code, mismatch.message), { code: mismatch.code });
+        return;
+      }
+    }
+    const core = hasOwn(this.host.coreMethods, method) ? this.host.coreMethods[method] : undefined;
+    const handler = core ? undefined : hasOwn(this.host.handlers, method) ? this.host.handlers[method] : undefined;
+    if (!core && !handler) {
+      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: this server does not implement ${method}`), {
+        code: METHOD_NOT_FOUND,
+      });
       return;
     }
     let params = message["params"];
-    if (this.wire.shims) {
+    if (!core && scope.wire.shims) {
       try {
-        params = this.upgrade("params", method, params);
+        params = this.upgradeParams(method, params, scope);
       } catch (error) {
-        reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${(error as Error).message}`));
+        reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${(error as Error).message}`), { code: INVALID_PARAMS });
         return;
       }
     }
     const meta = isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined;
     const token = meta?.["progressToken"];
+    let round: InputRound | undefined;
+    if (!core && this.takesInput(scope, method)) {
+      const opened = this.openRound(method, params, scope);
+      if ("error" in opened) {
+        reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${opened.error}`, { reason: opened.error }), {
+          code: INVALID_PARAMS,
+        });
+        return;
+      }
+      round = opened.round;
+    }
     const inflight = new Inflight(
       id,
       method,
       typeof token === "string" || typeof token === "number" ? token : undefined,
       reply,
       channel,
+      scope,
+      round,
+      params ?? {},
     );
     this.inflight.set(id, inflight);
+    if (core)
+      this.invoke(inflight, (p, context) => core(p as Record<string, unknown>, inflight, context.session), true);
+    else this.invoke(inflight, handler!, false);
+  }
+
+  private invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
+    const round = inflight.round;
+    if (round && inflight.scope.perRequest)
+      round.onMissing = () => setImmediate(() => this.sendInputRequired(inflight, round.missing, round.state));
     let outcome: unknown;
     try {
-      outcome = handler(params ?? {}, new RequestContext(this, inflight));
+      outcome = handler(inflight.params, new RequestContext(this, inflight));
     } catch (error) {
       this.fail(inflight, error);
       return;
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (result) => this.succeed(inflight, result),
+        (result) => this.succeed(inflight, result, handler, core),
         (error) => this.fail(inflight, error),
       );
     } else {
-      this.succeed(inflight, outcome);
+      this.succeed(inflight, outcome, handler, core);
     }
   }
 
-  private receiveInitialize(message: Record<string, unknown>, id: RequestId, reply: Reply): void {
+  /**
+   * A handshake client's params on their way to the handler revision. The
+   * per-request fields the handler revision requires in `_meta` are the
+   * session's own (its negotiated capabilities and identity), not defaults.
+   */
+  private upgradeParams(method: string, params: unknown, scope: Scope): unknown {
+    let value = params;
+    if (!scope.perRequest && isObject(params)) {
+      const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+      value = {
+        ...params,
+        _meta: {
+          ...meta,
+          [META_PROTOCOL_VERSION]: handlerRevision.protocolVersion,
+          [META_CLIENT_CAPABILITIES]: scope.clientCapabilities ?? {},
+          ...(scope.clientInfo ? { [META_CLIENT_INFO]: scope.clientInfo } : {}),
+        },
+      };
+    }
+    return this.convert("params", method, value, scope.wire, scope.wire.info.name, handlerRevision.name);
+  }
+
+  private receiveInitialize(message: Record<string, unknown>, id: RequestId, reply: Inflight["reply"]): void {
     if (this.phase !== "new") {
-      reply(errorJson(id, INVALID_REQUEST, "Invalid Request: initialize was already received in this session"));
+      reply(errorJson(id, INVALID_REQUEST, "Invalid Request: initialize was already received in this session"), {
+        code: INVALID_REQUEST,
+      });
       return;
     }
     const params = message["params"];
     const requested = isObject(params) ? params["protocolVersion"] : undefined;
-    if (typeof requested !== "string") {
-      // Let the generated check name what is wrong with the request.
-      const entry = this.wire.tables.methods["initialize"]!;
-      reply(invalidMessageJson(id, run(this.wire.tables.checks[entry.type]!, message)));
+    const served = this.host.served;
+    const info = served.negotiate(typeof requested === "string" ? requested : "");
+    if (!info) {
+      // basic/versioning: a server without handshake revisions names the versions it supports.
+      reply(
+        errorJson(
+          id,
+          METHOD_NOT_FOUND,
+          `Method not found: initialize; this server speaks protocol versions ${served.supportedVersions.join(", ")} with per-request _meta and no handshake (server/discover)`,
+          { supported: [...served.supportedVersions] },
+        ),
+        { code: METHOD_NOT_FOUND },
+      );
       return;
     }
-    const info = negotiate(requested);
-    if (info.name === handlerRevision.name) {
-      this.completeInitialize(handlerWire, message, id, reply);
+    if (typeof requested !== "string") {
+      // Let the generated check name what is wrong with the request.
+      this.withWire(info, reply, (wire) =>
+        reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
+          code: INVALID_PARAMS,
+        }),
+      );
       return;
     }
     this.phase = "initializing";
+    const complete = (wire: Wire) => this.completeInitialize(wire, message, id, reply);
+    const wire = loadedWire(info);
+    if (wire) {
+      complete(wire);
+      return;
+    }
     this.backlog = [];
     loadWire(info)
-      .then((wire) => this.completeInitialize(wire, message, id, reply))
+      .then(complete)
       .catch((error: unknown) => {
         this.phase = "new";
         this.host.logger("error", `cannot initialize at protocol revision ${info.name}`, String(error));
-        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot initialize at protocol revision ${info.name}`));
+        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot initialize at protocol revision ${info.name}`), {
+          code: INTERNAL_ERROR,
+        });
       })
       .finally(() => this.drainBacklog());
   }
 
-  private completeInitialize(wire: Wire, message: Record<string, unknown>, id: RequestId, reply: Reply): void {
+  private completeInitialize(
+    wire: Wire,
+    message: Record<string, unknown>,
+    id: RequestId,
+    reply: Inflight["reply"],
+  ): void {
     const entry = wire.tables.methods["initialize"]!;
     const verdict = run(wire.tables.checks[entry.type]!, message);
     if (!verdict.valid) {
       this.phase = "new";
-      reply(invalidMessageJson(id, verdict));
+      const invalid = invalidMessage(id, verdict);
+      reply(invalid.json, invalid.outcome);
       return;
     }
-    const paramsOnWire = message["params"] as Record<string, unknown>;
-    this.wire = wire;
-    let params: unknown = paramsOnWire;
-    try {
-      if (wire.shims) params = this.upgrade("params", "initialize", paramsOnWire);
-    } catch (error) {
-      this.wire = handlerWire;
+    const params = message["params"] as Record<string, unknown>;
+    // The InitializeResult is the wire revision's own: initialize exists only in handshake revisions.
+    const capabilities = this.host.capabilitiesFor(wire);
+    let result: Record<string, unknown> = {
+      protocolVersion: wire.info.protocolVersion,
+      capabilities,
+      serverInfo: this.host.info,
+      ...(this.host.instructions !== undefined ? { instructions: this.host.instructions } : {}),
+    };
+    // serverInfo is the handler revision's Implementation; an older revision's lacks fields
+    // (title, icons): the result goes down from the newest handshake revision, which has them.
+    const newest = newestHandshake();
+    if (wire.shims && newest && newest.name !== wire.info.name) {
+      try {
+        result = this.convert("result", "initialize", result, wire, newest.name, wire.info.name) as Record<
+          string,
+          unknown
+        >;
+      } catch (error) {
+        this.phase = "new";
+        reply(errorJson(id, INTERNAL_ERROR, `Internal error: ${(error as Error).message}`), { code: INTERNAL_ERROR });
+        return;
+      }
+    }
+    const check = wire.tables.results["initialize"];
+    const resultVerdict = check ? run(check, result) : { valid: true as const };
+    if (!resultVerdict.valid) {
       this.phase = "new";
-      reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${(error as Error).message}`));
+      const problem = resultVerdict.errors[0]!;
+      const why = `Internal error: the server's initialize result is invalid at ${problem.path || "/"}: ${problem.message}`;
+      this.host.logger("error", why);
+      reply(errorJson(id, INTERNAL_ERROR, why), { code: INTERNAL_ERROR });
       return;
     }
-    this.clientParams = params as InitializeRequestParams;
-    this.clientCapabilitiesOnWire = paramsOnWire["capabilities"];
+    this.sessionScope = {
+      wire,
+      perRequest: false,
+      clientCapabilities: params["capabilities"] ?? {},
+      clientInfo: params["clientInfo"] as Implementation | undefined,
+      logThreshold: undefined,
+      serverCapabilities: capabilities,
+    };
     this.envelope = wire.tables.envelope;
-    const encoded = this.encodeResult("initialize", this.host.initializeResult(wire.info.protocolVersion));
-    if ("error" in encoded) {
-      this.wire = handlerWire;
-      this.envelope = { ...handlerWire.tables.envelope, batching: false };
-      this.phase = "new";
-      reply(errorJson(id, INTERNAL_ERROR, encoded.error));
-      return;
-    }
-    this.serverCapabilitiesOnWire = (encoded.result as InitializeResult).capabilities;
     this.phase = "ready";
     this.remember(id);
-    reply(resultJson(id, encoded.json));
+    reply(resultJson(id, JSON.stringify(result)));
   }
 
   /**
@@ -459,20 +660,26 @@ export class Session {
    * handshake, for stateless Streamable HTTP where every request arrives on a
    * fresh session (basic/transports#session-management). The client declared
    * no capabilities, so the server sends it no requests. Returns false for a
-   * version the server does not serve.
+   * version the server does not serve with a handshake.
    */
   assumeInitialized(protocolVersion: string): boolean {
-    const info = servedRevisions.find((r) => r.protocolVersion === protocolVersion);
-    if (!info || this.phase !== "new") return false;
+    const info = this.host.served.forVersion(protocolVersion);
+    if (!info || info.lifecycle !== "initialize" || this.phase !== "new") return false;
     const adopt = (wire: Wire) => {
-      this.wire = wire;
+      this.sessionScope = {
+        wire,
+        perRequest: false,
+        clientCapabilities: {},
+        clientInfo: undefined,
+        logThreshold: undefined,
+        serverCapabilities: this.host.capabilitiesFor(wire),
+      };
       this.envelope = wire.tables.envelope;
-      const encoded = this.encodeResult("initialize", this.host.initializeResult(wire.info.protocolVersion));
-      if ("result" in encoded) this.serverCapabilitiesOnWire = (encoded.result as InitializeResult).capabilities;
       this.phase = "initialized";
     };
-    if (info.name === handlerRevision.name) {
-      adopt(handlerWire);
+    const wire = loadedWire(info);
+    if (wire) {
+      adopt(wire);
       return true;
     }
     this.phase = "initializing";
@@ -490,13 +697,21 @@ export class Session {
   private drainBacklog(): void {
     const waiting = this.backlog ?? [];
     this.backlog = null;
-    for (const { value, channel } of waiting) this.receiveMessage(value, channel);
+    for (let i = 0; i < waiting.length; i++) {
+      if (this.backlog) {
+        // A message loaded another revision: the rest waits again, in order.
+        (this.backlog as { value: unknown; channel: Channel }[]).push(...waiting.slice(i));
+        return;
+      }
+      const { value, channel } = waiting[i]!;
+      this.receiveMessage(value, channel);
+    }
     this.settleIdle();
   }
 
   private receiveNotification(message: Record<string, unknown>, method: string): void {
-    const { tables, info } = this.wire;
-    const entry = Object.prototype.hasOwnProperty.call(tables.methods, method) ? tables.methods[method] : undefined;
+    const { tables, info } = this.sessionScope?.wire ?? handlerWire;
+    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
     // Notifications are never answered (basic#notifications): what cannot be used is logged and dropped.
     if (!entry || entry.kind !== "notification" || entry.direction === "server-to-client") {
       this.host.logger("debug", `ignored notification ${method}: not a client notification in revision ${info.name}`);
@@ -514,14 +729,10 @@ export class Session {
       }
       return;
     }
-    const handler = Object.prototype.hasOwnProperty.call(this.host.notificationHandlers, method)
-      ? this.host.notificationHandlers[method]
-      : undefined;
+    const handler = hasOwn(this.host.notificationHandlers, method) ? this.host.notificationHandlers[method] : undefined;
     if (!handler) return;
-    let params = message["params"];
     try {
-      if (this.wire.shims) params = this.upgrade("params", method, params);
-      handler(params ?? {}, this);
+      handler(message["params"] ?? {}, this);
     } catch (error) {
       this.host.logger("error", `${method} handler failed`, String(error));
     }
@@ -530,7 +741,7 @@ export class Session {
   private receiveResponse(message: Record<string, unknown>, classification: Classification): void {
     const id = classification.kind === "result" || classification.kind === "error" ? classification.id : undefined;
     const pending = id === undefined ? undefined : this.outgoing.get(id);
-    if (!pending || id === undefined) {
+    if (!pending || id === undefined || !this.sessionScope) {
       this.host.logger("debug", `ignored a response to unknown request id ${JSON.stringify(id)}`);
       return;
     }
@@ -541,7 +752,8 @@ export class Session {
       pending.reject(new ClientError(error.code, error.message, error.data));
       return;
     }
-    const verdict = checkMessage(message, this.wire.tables, pending.method);
+    const wire = this.sessionScope.wire;
+    const verdict = checkMessage(message, wire.tables, pending.method);
     if (!verdict.result.valid) {
       const problem = verdict.result.errors[0]!;
       pending.reject(
@@ -554,20 +766,201 @@ export class Session {
     }
     try {
       const result = message["result"];
-      pending.resolve(this.wire.shims ? this.upgrade("result", pending.method, result) : result);
+      pending.resolve(
+        wire.shims
+          ? this.convert("result", pending.method, result, wire, wire.info.name, handlerRevision.name)
+          : result,
+      );
     } catch (error) {
       pending.reject(error as Error);
     }
   }
 
+  // --- multi round-trip input ---------------------------------------------------
+
+  private readonly takesInputCache = new Map<string, boolean>();
+
+  /**
+   * Whether a request at this scope can be answered with InputRequiredResult:
+   * its revision carries input requests in results (RevisionInfo.inputRequests)
+   * and the method's result type admits one (its ResultResponse's union).
+   */
+  private takesInput(scope: Scope, method: string): boolean {
+    if (!scope.wire.info.inputRequests) return false;
+    let takes = this.takesInputCache.get(method);
+    if (takes === undefined) {
+      const check = handlerTables.results[method];
+      takes = check !== undefined && test(check, { resultType: "input_required", requestState: "probe" });
+      this.takesInputCache.set(method, takes);
+    }
+    return takes;
+  }
+
+  /** The input a retried request brings: verified requestState and the inputResponses. */
+  private openRound(method: string, params: unknown, scope: Scope): { round: InputRound } | { error: string } {
+    const codec = this.host.requestState;
+    const token = isObject(params) ? params["requestState"] : undefined;
+    const fits = (m: string, answer: unknown) => {
+      const check = handlerTables.results[m];
+      return check === undefined || test(check, answer);
+    };
+    const responses = inputResponsesOf(params);
+    if (typeof token !== "string") return { round: new InputRound({ ...responses }, undefined, 0, fits) };
+    const opened = codec.open(token, method, requestDigest(params));
+    if (!opened.ok) return { error: opened.reason };
+    void scope;
+    return { round: new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits) };
+  }
+
+  /** @internal Whether the context's input request travels in an InputRequiredResult. */
+  asksByInputRequest(inflight: Inflight, method: string): boolean {
+    const { wire, perRequest } = inflight.scope;
+    if (!perRequest) return false;
+    const entry = hasOwn(wire.tables.methods, method) ? wire.tables.methods[method] : undefined;
+    return entry?.inputRequest === true;
+  }
+
+  /** @internal The answer to an awaited input request, or undefined once it is asked for. */
+  askInput(inflight: Inflight, method: string, params: unknown): { readonly value: unknown } | undefined {
+    if (!inflight.round)
+      throw new RequestRefusedError(
+        `${method}: ${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name} (its result cannot be InputRequiredResult)`,
+      );
+    this.requireClientCapability(inflight.scope, method);
+    return inflight.round.answer(method, params);
+  }
+
+  /** MissingClientCapabilityError unless the request's client declared what `method` needs. */
+  private requireClientCapability(scope: Scope, method: string): void {
+    const entry = hasOwn(scope.wire.tables.methods, method) ? scope.wire.tables.methods[method] : undefined;
+    const capability = entry?.capability;
+    if (!capability || declared(scope.clientCapabilities, capability)) return;
+    const required: Record<string, unknown> = {};
+    let node = required;
+    capability.path.forEach((key, i) => {
+      node[key] = i === capability.path.length - 1 ? {} : (node = {} as Record<string, unknown>);
+    });
+    throw new MissingClientCapabilityError(required as ClientCapabilities);
+  }
+
+  /** Ends a round: InputRequiredResult with the requests asked for and a signed requestState. */
+  private sendInputRequired(
+    inflight: Inflight,
+    requests: readonly { key: string; request: InputRequestSpec }[],
+    state: unknown,
+  ): void {
+    const { scope } = inflight;
+    const round = inflight.round!;
+    const inputRequests: Record<string, unknown> = {};
+    try {
+      for (const { key, request } of requests) {
+        this.requireClientCapability(scope, request.method);
+        const params =
+          scope.wire.shims && request.params !== undefined
+            ? this.convert(
+                "params",
+                request.method,
+                request.params,
+                scope.wire,
+                handlerRevision.name,
+                scope.wire.info.name,
+              )
+            : request.params;
+        inputRequests[key] = params === undefined ? { method: request.method } : { method: request.method, params };
+      }
+    } catch (error) {
+      this.fail(inflight, error);
+      return;
+    }
+    const codec = this.host.requestState;
+    const requestState = codec.seal({
+      m: inflight.method,
+      d: requestDigest(inflight.params),
+      x: Date.now() + codec.ttlMs,
+      a: round.answers,
+      ...(state !== undefined ? { s: state } : {}),
+      n: round.round + 1,
+    });
+    if (!this.finish(inflight)) return;
+    // basic/patterns/mrtr#inputrequiredresult: interim results carry no caching hints.
+    const result = { resultType: "input_required", inputRequests, requestState };
+    const verdict = run(scope.wire.tables.results[inflight.method]!, result);
+    if (!verdict.valid) {
+      const problem = verdict.errors[0]!;
+      const why = `Internal error: the server's input requests for ${inflight.method} are invalid at ${problem.path || "/"}: ${problem.message}`;
+      this.host.logger("error", why);
+      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, why), { code: INTERNAL_ERROR });
+      return;
+    }
+    inflight.reply(resultJson(inflight.id, JSON.stringify(result)));
+  }
+
+  /**
+   * The explicit style on a handshake revision: the runtime sends the input
+   * requests to the client itself and runs the handler again with the answers.
+   */
+  private fulfil(inflight: Inflight, asked: InputRequired, handler: MethodHandler): void {
+    const previous = inflight.round;
+    const rounds = (previous?.round ?? 0) + 1;
+    if (rounds > this.host.requestState.maxRounds) {
+      this.fail(
+        inflight,
+        new ProtocolError(
+          INTERNAL_ERROR,
+          `${inflight.method} asked for input more than ${this.host.requestState.maxRounds} times`,
+        ),
+      );
+      return;
+    }
+    const entries = Object.entries(asked.inputRequests);
+    Promise.all(
+      entries.map(([key, spec]) =>
+        this.request(spec.method, spec.params, { signal: inflight.signal, channel: inflight.channel }).then(
+          (answer) => [key, answer] as const,
+        ),
+      ),
+    ).then(
+      (answers) => {
+        if (!this.inflight.has(inflight.id)) return;
+        inflight.round = new InputRound(
+          { ...(previous?.answers ?? {}), ...Object.fromEntries(answers) },
+          asked.requestState,
+          rounds,
+          () => true,
+        );
+        this.invoke(inflight, handler, false);
+      },
+      (error) => this.fail(inflight, error),
+    );
+  }
+
   // --- replies ----------------------------------------------------------------
 
-  private succeed(inflight: Inflight, result: unknown): void {
+  private succeed(inflight: Inflight, result: unknown, handler: MethodHandler, core: boolean): void {
+    if (result instanceof InputRequired) {
+      if (!this.inflight.has(inflight.id) || inflight.cancelled) return;
+      if (!inflight.scope.perRequest) return this.fulfil(inflight, result, handler);
+      if (!inflight.round) {
+        this.fail(
+          inflight,
+          new RequestRefusedError(
+            `${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name}`,
+          ),
+        );
+        return;
+      }
+      this.sendInputRequired(
+        inflight,
+        Object.entries(result.inputRequests).map(([key, request]) => ({ key, request })),
+        result.requestState,
+      );
+      return;
+    }
     if (!this.finish(inflight)) return;
-    const encoded = this.encodeResult(inflight.method, result);
+    const encoded = core ? this.encodeCoreResult(inflight, result) : this.encodeResult(inflight, result);
     if ("error" in encoded) {
       this.host.logger("error", encoded.error);
-      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, encoded.error));
+      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, encoded.error), { code: INTERNAL_ERROR });
       return;
     }
     inflight.reply(resultJson(inflight.id, encoded.json));
@@ -576,7 +969,16 @@ export class Session {
   private fail(inflight: Inflight, error: unknown): void {
     if (!this.finish(inflight)) return;
     if (error instanceof ProtocolError) {
-      inflight.reply(this.convertError(inflight, error.code, error.message, error.data));
+      // A condition whose code depends on the revision takes the wire revision's (RevisionInfo.errorCodes).
+      const code =
+        error instanceof ResourceNotFoundError
+          ? (inflight.scope.wire.info.errorCodes["resourceNotFound"] ?? INVALID_PARAMS)
+          : error.code;
+      const json =
+        code === error.code
+          ? this.convertError(inflight, code, error.message, error.data)
+          : errorJson(inflight.id, code, error.message, error.data);
+      inflight.reply(json, { code });
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -585,14 +987,14 @@ export class Session {
       `${inflight.method} handler failed: ${message}`,
       error instanceof Error ? error.stack : undefined,
     );
-    inflight.reply(this.convertError(inflight, INTERNAL_ERROR, `Internal error: ${message}`));
+    inflight.reply(this.convertError(inflight, INTERNAL_ERROR, `Internal error: ${message}`), { code: INTERNAL_ERROR });
   }
 
   /** Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
   private finish(inflight: Inflight): boolean {
     if (this.inflight.get(inflight.id) !== inflight) return false;
     this.inflight.delete(inflight.id);
-    this.remember(inflight.id);
+    if (!inflight.scope.perRequest) this.remember(inflight.id);
     if (this.idleWaiters.length > 0) queueMicrotask(() => this.settleIdle()); // after the reply is sent
     if (inflight.cancelled) {
       inflight.reply(null);
@@ -611,14 +1013,30 @@ export class Session {
   }
 
   /**
-   * A handler's result, checked against the handler revision's schema (a bad
-   * result is the server's bug, reported as -32603, never sent) and converted
-   * to the wire revision.
+   * A handler's result, completed with what every result of the handler
+   * revision carries (resultType; serverInfo on per-request revisions, basic/index#meta),
+   * checked against the handler revision's schema (a bad result is the
+   * server's bug, reported as -32603, never sent) and converted to the wire revision.
    */
-  private encodeResult(method: string, result: unknown): { json: string; result: unknown } | { error: string } {
-    const check = handlerWire.tables.results[method];
+  private encodeResult(inflight: Inflight, result: unknown): { json: string } | { error: string } {
+    const { method, scope } = inflight;
+    let value = result;
+    if (isObject(result)) {
+      let completed = result;
+      // basic/index#resulttype: "complete" for ordinary results.
+      if (completed["resultType"] === undefined) completed = { ...completed, resultType: "complete" };
+      if (scope.perRequest && this.host.serverInfoInResults) {
+        const meta = isObject(completed["_meta"]) ? completed["_meta"] : undefined;
+        completed = { ...completed, _meta: { ...meta, [META_SERVER_INFO]: this.host.info } };
+      }
+      value = completed;
+    }
+    // The method's own result type, not the union its response admits: InputRequiredResult
+    // constrains no field a complete result lacks, so the union would take anything.
+    const type = handlerTables.methods[method]?.result;
+    const check = type ? handlerTables.checks[type] : handlerTables.results[method];
     if (check) {
-      const verdict = run(check, result);
+      const verdict = run(check, value);
       if (!verdict.valid) {
         const problem = verdict.errors[0]!;
         return {
@@ -626,26 +1044,41 @@ export class Session {
         };
       }
     }
-    let onWire = result;
-    if (this.wire.shims) {
+    let onWire = value;
+    if (scope.wire.shims) {
       try {
-        onWire = this.downgrade("result", method, result);
+        onWire = this.convert("result", method, value, scope.wire, handlerRevision.name, scope.wire.info.name);
       } catch (error) {
         return { error: `Internal error: ${(error as Error).message}` };
       }
     }
-    return { json: JSON.stringify(onWire), result: onWire };
+    return { json: JSON.stringify(onWire) };
+  }
+
+  /** A core method's result: already in the wire revision's shape; checked against it. */
+  private encodeCoreResult(inflight: Inflight, result: unknown): { json: string } | { error: string } {
+    const check = inflight.scope.wire.tables.results[inflight.method];
+    if (check) {
+      const verdict = run(check, result);
+      if (!verdict.valid) {
+        const problem = verdict.errors[0]!;
+        return {
+          error: `Internal error: the server's ${inflight.method} result is invalid at ${problem.path || "/"}: ${problem.message}`,
+        };
+      }
+    }
+    return { json: JSON.stringify(result) };
   }
 
   private convertError(inflight: Inflight, code: number, message: string, data?: unknown): string {
     const json = errorJson(inflight.id, code, message, data);
-    const shims = this.wire.shims;
+    const shims = inflight.scope.wire.shims;
     if (!shims) return json;
     // Error codes can change meaning between revisions (the shim overlay maps them).
     try {
       const converted = shims.convert(JSON.parse(json), {
         from: handlerRevision.name,
-        to: this.wire.info.name,
+        to: inflight.scope.wire.info.name,
         method: inflight.method,
       });
       return JSON.stringify(converted.message);
@@ -656,16 +1089,15 @@ export class Session {
 
   // --- conversions ------------------------------------------------------------
 
-  private upgrade(what: "params" | "result", method: string, value: unknown): unknown {
-    return this.convert(what, method, value, this.wire.info.name, handlerRevision.name);
-  }
-
-  private downgrade(what: "params" | "result", method: string, value: unknown): unknown {
-    return this.convert(what, method, value, handlerRevision.name, this.wire.info.name);
-  }
-
-  private convert(what: "params" | "result", method: string, value: unknown, from: string, to: string): unknown {
-    const shims = this.wire.shims!;
+  private convert(
+    what: "params" | "result",
+    method: string,
+    value: unknown,
+    wire: Wire,
+    from: string,
+    to: string,
+  ): unknown {
+    const shims = wire.shims!;
     const converted =
       what === "params"
         ? shims.convertParams(method, value, { from, to })
@@ -678,21 +1110,23 @@ export class Session {
   // --- outgoing ---------------------------------------------------------------
 
   /**
-   * Sends a notification (params in the handler revision's shape). Returns
-   * false, and sends nothing, when the wire revision lacks the method, its
-   * capability was not declared, or the session is not yet initialized and the
-   * method may not be sent before.
+   * Sends a notification (params in the handler revision's shape) at a scope:
+   * the handshake session's unless a request's is given. Returns false, and
+   * sends nothing, when the revision lacks the method, its capability was not
+   * declared, or a handshake session is not yet initialized and the method may
+   * not be sent before.
    */
-  notify(method: string, params?: unknown, channel?: Channel): boolean {
-    const refusal = this.refusal(method, "notification");
+  notify(method: string, params?: unknown, channel?: Channel, scope?: Scope): boolean {
+    const at = scope ?? this.sessionScope;
+    const refusal = at ? this.refusal(method, "notification", at) : `${method}: the session is not initialized`;
     if (refusal) {
       this.host.logger("debug", `not sent: ${refusal}`);
       return false;
     }
     let onWire = params;
-    if (this.wire.shims && params !== undefined) {
+    if (at!.wire.shims && params !== undefined) {
       try {
-        onWire = this.downgrade("params", method, params);
+        onWire = this.convert("params", method, params, at!.wire, handlerRevision.name, at!.wire.info.name);
       } catch (error) {
         this.host.logger("warning", `not sent: ${(error as Error).message}`);
         return false;
@@ -706,16 +1140,18 @@ export class Session {
     return true;
   }
 
-  /** Sends a server-to-client request and resolves with the client's result (handler revision's shape). */
+  /** Sends a server-to-client request in the handshake session and resolves with the client's result (handler revision's shape). */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
-    const refusal = this.refusal(method, "request");
+    const scope = this.sessionScope;
+    if (!scope) return Promise.reject(new RequestRefusedError(`${method}: the connection has no initialized session`));
+    const refusal = this.refusal(method, "request", scope);
     if (refusal) return Promise.reject(new RequestRefusedError(refusal));
     if (options.signal?.aborted)
       return Promise.reject(new RequestRefusedError(`${method} was aborted before it was sent`));
     let onWire = params;
-    if (this.wire.shims) {
+    if (scope.wire.shims) {
       try {
-        onWire = this.downgrade("params", method, params);
+        onWire = this.convert("params", method, params, scope.wire, handlerRevision.name, scope.wire.info.name);
       } catch (error) {
         return Promise.reject(error instanceof ShimError ? new RequestRefusedError(error.message) : error);
       }
@@ -752,19 +1188,19 @@ export class Session {
     });
   }
 
-  /** Why the server may not send `method` now, or undefined when it may. */
-  private refusal(method: string, kind: "request" | "notification"): string | undefined {
+  /** Why the server may not send `method` at `scope` now, or undefined when it may. */
+  private refusal(method: string, kind: "request" | "notification", scope: Scope): string | undefined {
     if (this.phase === "closed") return `${method}: the session is closed`;
-    const { tables, info } = this.wire;
-    if (this.phase !== "initialized" && !(info.beforeInitialized?.server ?? []).includes(method))
+    const { tables, info } = scope.wire;
+    if (!scope.perRequest && this.phase !== "initialized" && !(info.beforeInitialized?.server ?? []).includes(method))
       return `${method} may not be sent before the client has sent notifications/initialized`;
-    const entry = Object.prototype.hasOwnProperty.call(tables.methods, method) ? tables.methods[method] : undefined;
+    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
     if (!entry || entry.kind !== kind || entry.direction === "client-to-server" || entry.inputRequest)
       return `${method} is not a ${kind} the server sends in protocol revision ${info.name}`;
     const capability = entry.capability;
     if (capability) {
       const holder = capability.holder === "server" ? "server" : "client";
-      const capabilities = holder === "server" ? this.serverCapabilitiesOnWire : this.clientCapabilitiesOnWire;
+      const capabilities = holder === "server" ? scope.serverCapabilities : scope.clientCapabilities;
       if (!declared(capabilities, capability))
         return `${method} needs the ${holder} capability ${capability.path.join(".")}, which the ${holder} did not declare`;
     }
@@ -791,17 +1227,23 @@ export class Session {
     const params: Record<string, unknown> = { progressToken: inflight.progressToken, progress };
     if (total !== undefined) params["total"] = total;
     if (message !== undefined) params["message"] = message;
-    this.notify("notifications/progress", params, inflight.channel);
+    this.notify("notifications/progress", params, inflight.channel, inflight.scope);
   }
 
-  /** Sends notifications/message when `level` passes the client's threshold (logging/setLevel). */
-  log(level: LoggingLevel, data: unknown, logger?: string, channel?: Channel): boolean {
+  /**
+   * Sends notifications/message when `level` passes the threshold of the
+   * scope: the level a handshake client set with logging/setLevel, or the one
+   * a per-request request named in `_meta` (none named: nothing is sent).
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string, channel?: Channel, scope?: Scope): boolean {
     if (!isLoggingLevel(level)) throw new TypeError(`unknown logging level ${JSON.stringify(level)}`);
-    if (!passes(level, this.logLevel)) return false;
+    const at = scope ?? this.sessionScope;
+    if (!at || at.logThreshold === null || !passes(level, at.logThreshold)) return false;
     return this.notify(
       "notifications/message",
       logger === undefined ? { level, data } : { level, logger, data },
       channel,
+      at,
     );
   }
 
@@ -842,83 +1284,18 @@ export class Session {
     this.settleIdle();
     this.host.closed(this);
   }
+
+  /** @internal Ends a long-lived request with a result (subscriptions/listen's graceful end). */
+  complete(inflight: Inflight, result: unknown): void {
+    if (!this.finish(inflight)) return;
+    const encoded = this.encodeCoreResult(inflight, result);
+    if ("json" in encoded) inflight.reply(resultJson(inflight.id, encoded.json));
+  }
 }
 
-/**
- * What a handler gets besides its params: cancellation, progress, logging,
- * requests to the client, and who the client is.
- */
-export class RequestContext {
-  /** @internal */
-  constructor(
-    readonly session: Session,
-    private readonly inflight: Inflight,
-  ) {}
-
-  /** Aborted when the client cancels the request or the connection closes. */
-  get signal(): AbortSignal {
-    return this.inflight.signal;
-  }
-
-  get requestId(): RequestId {
-    return this.inflight.id;
-  }
-
-  /** The protocol revision the client negotiated (the handler always sees the handler revision's shapes). */
-  get revision(): string {
-    return this.session.revision ?? handlerRevision.name;
-  }
-
-  get clientInfo(): Implementation | undefined {
-    return this.session.clientInfo;
-  }
-
-  get clientCapabilities(): ClientCapabilities | undefined {
-    return this.session.clientCapabilities;
-  }
-
-  /**
-   * Reports progress when the client asked for it (a progressToken in _meta);
-   * otherwise does nothing. `progress` must increase from call to call.
-   */
-  progress(progress: number, total?: number, message?: string): void {
-    this.session.progress(this.inflight, progress, total, message);
-  }
-
-  /** Sends a log message to the client (notifications/message), filtered by the level it set. */
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.session.log(level, data, logger, this.inflight.channel);
-  }
-
-  /** A server-to-client request tied to this request: sent with it, cancelled with it. */
-  request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
-    return this.session.request(method, params, { signal: this.signal, channel: this.inflight.channel, ...options });
-  }
-
-  /**
-   * Over Streamable HTTP: closes the connection that carries this request's
-   * SSE stream without ending the stream; the client reconnects after
-   * `retryMs` with Last-Event-ID and receives the rest (basic/transports,
-   * SEP-1699). Returns false where the transport has no such thing (stdio).
-   */
-  closeStream(retryMs?: number): boolean {
-    return this.inflight.channel.closeConnection?.(retryMs) ?? false;
-  }
-
-  /** Asks the client's model for a completion (sampling/createMessage; the client must declare sampling). */
-  sample(params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
-    return this.request("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
-  }
-
-  /** Asks the user for input through the client (elicitation/create; the client must declare elicitation). */
-  elicit(params: ElicitRequestParams, options?: RequestOptions): Promise<ElicitResult> {
-    return this.request("elicitation/create", params, options) as Promise<ElicitResult>;
-  }
-
-  /** The client's roots (roots/list; the client must declare roots). */
-  async roots(options?: RequestOptions): Promise<Root[]> {
-    return ((await this.request("roots/list", undefined, options)) as ListRootsResult).roots;
-  }
+/** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
+function newestHandshake(): RevisionInfo | undefined {
+  return generatedRevisions.filter((r) => r.lifecycle === "initialize").at(-1);
 }
 
 /** Whether a message gets exactly one reply: it holds a request or is invalid. */
@@ -935,7 +1312,7 @@ function expectsReply(classification: Classification): boolean {
 }
 
 /** Whether a capabilities object declares the capability at `path` (a present, non-false value). */
-function declared(capabilities: unknown, requirement: CapabilityRequirement): boolean {
+export function declared(capabilities: unknown, requirement: CapabilityRequirement): boolean {
   let value: unknown = capabilities;
   for (const key of requirement.path) {
     if (!isObject(value)) return false;
@@ -946,26 +1323,4 @@ function declared(capabilities: unknown, requirement: CapabilityRequirement): bo
 
 function describe(classification: Classification & { kind: "invalid" }): string {
   return classification.path ? `${classification.reason} (at ${classification.path})` : classification.reason;
-}
-
-/** -32602 when the problem is inside params, -32600 when the envelope itself is wrong. */
-function invalidMessageJson(id: RequestId, verdict: ValidationResult): string {
-  if (verdict.valid) throw new Error("invalidMessageJson called with a valid verdict");
-  const problem = verdict.errors[0]!;
-  const inParams = problem.path === "/params" || problem.path.startsWith("/params/");
-  return inParams
-    ? errorJson(id, INVALID_PARAMS, `Invalid params: ${problem.path} ${problem.message}`, { errors: verdict.errors })
-    : errorJson(id, INVALID_REQUEST, `Invalid Request: ${problem.path || "/"} ${problem.message}`, {
-        errors: verdict.errors,
-      });
-}
-
-function resultJson(id: RequestId, result: string): string {
-  return `{${JSONRPC},"id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${result}}`;
-}
-
-/** An error response; without an id when the request's id could not be read (basic#error-responses). */
-function errorJson(id: RequestId | undefined, code: number, message: string, data?: unknown): string {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }

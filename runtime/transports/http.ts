@@ -1,19 +1,25 @@
 // Streamable HTTP (basic/transports#streamable-http) and, beside it, the
 // HTTP+SSE transport of 2024-11-05, on node:http. HTTP and SSE framing only:
 // sessions, streams, headers and status codes; every protocol decision is the
-// session's. One endpoint (default /mcp) takes POST (messages), GET (the
-// standalone SSE stream, or a resumption with Last-Event-ID) and DELETE (end
-// the session).
+// session's. One endpoint (default /mcp) serves both eras
+// (2026-07-28 basic/versioning#backward-compatibility-with-initialization-based-versions):
+// - a request of a per-request revision (its `_meta` or MCP-Protocol-Version
+//   names one) is a POST on its own: no Mcp-Session-Id, no GET stream, no
+//   resumption, its MCP headers checked against the body by the runtime;
+// - initialize opens a handshake session (Mcp-Session-Id), whose POST, GET (the
+//   standalone SSE stream, or a resumption with Last-Event-ID) and DELETE
+//   follow 2025-03-26..2025-11-25.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
-import { servedRevisions } from "../server/revisions.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
+import type { ReplyOutcome } from "../server/replies.js";
+import { statedVersion } from "../server/meta.js";
 import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
-import { InMemoryEventStore, SseStream, openEventStream, type EventStore } from "./sse.js";
+import { InMemoryEventStore, ResponseStream, SseStream, openEventStream, type EventStore } from "./sse.js";
 
 /**
  * How a POST carrying a request is answered. "auto": one JSON response,
@@ -47,6 +53,8 @@ export interface HttpOptions extends GuardOptions {
   eventStore?: EventStore;
   /** The SSE retry field: how long clients wait before resuming a stream. Default 1000 ms. */
   retryMs?: number;
+  /** A comment line on a quiet per-request SSE stream (subscriptions/listen) this often. Default 15 000 ms; 0 for none. */
+  keepAliveMs?: number;
 }
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -121,7 +129,7 @@ class PostExchange implements Channel {
     private readonly owner: HttpSession | null,
     private readonly retryMs: number,
     /** Headers for the response, decided when it starts (the session id after initialize). */
-    private readonly headers: () => Record<string, string>,
+    private readonly responseHeaders: () => Record<string, string>,
     private readonly onDone: () => void = () => {},
   ) {}
 
@@ -133,9 +141,9 @@ class PostExchange implements Channel {
       if (json !== null) this.stream!.send(json);
       this.stream!.end(); // basic/transports: after the response, the server terminates the stream
     } else if (json === null) {
-      this.response.writeHead(204, this.headers()).end(); // every request in it was cancelled
+      this.response.writeHead(204, this.responseHeaders()).end(); // every request in it was cancelled
     } else {
-      this.response.writeHead(200, { ...JSON_HEADERS, ...this.headers() }).end(json);
+      this.response.writeHead(200, { ...JSON_HEADERS, ...this.responseHeaders() }).end(json);
     }
     this.onDone();
   }
@@ -159,11 +167,70 @@ class PostExchange implements Channel {
   private upgrade(): void {
     if (this.stream) return;
     this.stream = this.owner ? this.owner.newStream() : new SseStream("s1", "", discardingStore, this.retryMs); // stateless: nothing to resume
-    void this.stream.attach(this.response, undefined, this.headers());
+    void this.stream.attach(this.response, undefined, this.responseHeaders());
   }
 }
 
 const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], forget: () => {} };
+
+/**
+ * The exchange of one POST of a per-request revision. Its reply's status
+ * follows the error (2026-07-28 basic/transports/streamable-http): 400 for
+ * HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion
+ * and malformed requests, 404 for an unknown method. The client closing the
+ * response before the reply is the request's cancellation (#cancellation).
+ */
+class PerRequestExchange implements Channel {
+  private stream: ResponseStream | null = null;
+  private done = false;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly mode: ResponseMode,
+    readonly headers: { readonly [name: string]: string },
+    private readonly keepAliveMs: number,
+    private readonly logger: McpServer["logger"],
+    private readonly onDone: () => void,
+  ) {
+    response.once("close", () => {
+      if (this.done) return;
+      this.done = true;
+      this.onDone();
+    });
+  }
+
+  reply(json: string | null, outcome?: ReplyOutcome): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.stream) {
+      if (json !== null) this.stream.send(json);
+      this.stream.end(); // the final response terminates the stream
+    } else if (json === null) {
+      this.response.writeHead(204).end();
+    } else {
+      this.response.writeHead(statusOf(outcome), JSON_HEADERS).end(json);
+    }
+    this.onDone();
+  }
+
+  send(json: string): void {
+    if (this.done) return;
+    if (this.mode === "json") {
+      this.logger("debug", "not sent: the response mode is json and the request's reply has not gone yet", json);
+      return;
+    }
+    this.stream ??= new ResponseStream(this.response, this.keepAliveMs);
+    this.stream.send(json);
+  }
+}
+
+/** The HTTP status of a per-request reply (2026-07-28 streamable-http#protocol-version-header, basic/index#meta). */
+function statusOf(outcome: ReplyOutcome | undefined): number {
+  if (!outcome) return 200;
+  if (outcome.code === -32601) return 404;
+  if (outcome.malformed || outcome.code === -32020 || outcome.code === -32021 || outcome.code === -32022) return 400;
+  return 200;
+}
 
 export class StreamableHttpTransport {
   private readonly sessions = new Map<string, HttpSession>();
@@ -190,6 +257,7 @@ export class StreamableHttpTransport {
       maxSessions: options.maxSessions ?? 1000,
       eventStore: options.eventStore ?? new InMemoryEventStore(),
       retryMs: options.retryMs ?? 1000,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
       legacy: legacy ? { ssePath: legacy.ssePath ?? "/sse", messagesPath: legacy.messagesPath ?? "/messages" } : null,
     };
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.options.sessionIdleMs, 60_000));
@@ -253,6 +321,7 @@ export class StreamableHttpTransport {
       );
     const message = await this.readMessage(request, response);
     if (message === undefined) return;
+    if (this.perRequest(request, message)) return this.postPerRequest(request, response, message);
     if (!this.options.sessions) return this.postStateless(request, response, message);
 
     const sessionId = header(request, "mcp-session-id");
@@ -263,7 +332,7 @@ export class StreamableHttpTransport {
     }
     const state = this.sessions.get(sessionId);
     if (!state) return sessionNotFound(response, sessionId);
-    const versionProblem = checkVersion(request);
+    const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
     state.lastActive = Date.now();
     const exchange = new PostExchange(response, this.options.responseMode, state, this.options.retryMs, noHeaders);
@@ -287,6 +356,37 @@ export class StreamableHttpTransport {
     state.session.receiveMessage(message, exchange);
   }
 
+  /**
+   * Whether a POST is a per-request revision's: the MCP-Protocol-Version
+   * header names one, or the body (not initialize) states a version in `_meta`,
+   * whether the server serves it or not (then the runtime says which it does).
+   */
+  private perRequest(request: IncomingMessage, message: unknown): boolean {
+    const version = header(request, "mcp-protocol-version");
+    if (version !== undefined && this.server.served.forVersion(version)?.lifecycle === "per-request") return true;
+    return isObject(message) && message["method"] !== "initialize" && statedVersion(message) !== undefined;
+  }
+
+  private postPerRequest(request: IncomingMessage, response: ServerResponse, message: unknown): void {
+    if (isObject(message) && message["method"] === undefined)
+      // basic/transports/streamable-http#sending-messages: "The client MUST NOT send JSON-RPC responses."
+      return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
+    // #session-management is gone: a per-request POST is served on a connection of its own.
+    const session = this.server.connect(() => {});
+    const exchange = new PerRequestExchange(
+      response,
+      this.options.responseMode,
+      mcpHeaders(request),
+      this.options.keepAliveMs,
+      this.server.logger,
+      () => session.close(),
+    );
+    if (!session.receiveMessage(message, exchange)) {
+      session.close();
+      response.writeHead(202).end();
+    }
+  }
+
   private postStateless(request: IncomingMessage, response: ServerResponse, message: unknown): void {
     const session = this.server.connect(() => {}); // no standalone stream to carry anything
     if (!isInitialize(message)) {
@@ -294,7 +394,7 @@ export class StreamableHttpTransport {
       const version = header(request, "mcp-protocol-version") ?? "2025-03-26";
       if (!session.assumeInitialized(version)) {
         session.close();
-        return httpError(response, 400, unsupportedVersion(version));
+        return httpError(response, 400, this.unsupportedVersion(version));
       }
     }
     const exchange = new PostExchange(response, this.options.responseMode, null, this.options.retryMs, noHeaders, () =>
@@ -317,7 +417,7 @@ export class StreamableHttpTransport {
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
     const state = this.sessions.get(sessionId);
     if (!state) return sessionNotFound(response, sessionId);
-    const versionProblem = checkVersion(request);
+    const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
     state.lastActive = Date.now();
 
@@ -357,6 +457,21 @@ export class StreamableHttpTransport {
       this.sessions.delete(id);
       state.close();
     }
+  }
+
+  /**
+   * basic/transports#protocol-version-header: an invalid or unsupported version
+   * is 400. The client SHOULD send the negotiated one; the session goes on in the
+   * negotiated revision either way (absent, it is known from initialization).
+   */
+  private checkVersion(request: IncomingMessage): string | undefined {
+    const version = header(request, "mcp-protocol-version");
+    if (version === undefined || this.server.served.forVersion(version)) return undefined;
+    return this.unsupportedVersion(version);
+  }
+
+  private unsupportedVersion(version: string): string {
+    return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.server.served.supportedVersions.join(", ")})`;
   }
 
   /** The body as one JSON value, or undefined once an error response went out (413, 415, 400). */
@@ -488,19 +603,14 @@ function newSessionId(): string {
   return randomBytes(16).toString("hex");
 }
 
-/**
- * basic/transports#protocol-version-header: an invalid or unsupported version
- * is 400. The client SHOULD send the negotiated one; the session goes on in the
- * negotiated revision either way (absent, it is known from initialization).
- */
-function checkVersion(request: IncomingMessage): string | undefined {
-  const version = header(request, "mcp-protocol-version");
-  if (version === undefined || servedRevisions.some((r) => r.protocolVersion === version)) return undefined;
-  return unsupportedVersion(version);
-}
-
-function unsupportedVersion(version: string): string {
-  return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${servedRevisions.map((r) => r.protocolVersion).join(", ")})`;
+/** The MCP request headers a per-request revision checks against the body, by lower-case name. */
+function mcpHeaders(request: IncomingMessage): { [name: string]: string } {
+  const found: { [name: string]: string } = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || !(name.startsWith("mcp-") || name === "mcp-protocol-version")) continue;
+    found[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return found;
 }
 
 function sessionNotFound(response: ServerResponse, id: string): void {

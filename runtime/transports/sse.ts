@@ -161,3 +161,49 @@ export class SseStream {
     this.connection = null;
   }
 }
+
+/**
+ * The SSE stream of one request on a per-request revision: events without
+ * ids, nothing kept for resumption ("Resumable SSE streams via Last-Event-ID
+ * are not supported", 2026-07-28 basic/transports/streamable-http#receiving-messages),
+ * and a comment line as keep-alive while it is quiet, which long-lived
+ * streams such as subscriptions/listen need against idle timeouts.
+ */
+export class ResponseStream {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private lastWrite = Date.now();
+
+  constructor(
+    private readonly response: ServerResponse,
+    keepAliveMs: number,
+  ) {
+    openEventStream(response, { "X-Accel-Buffering": "no" });
+    if (keepAliveMs > 0) {
+      this.timer = setInterval(() => {
+        if (Date.now() - this.lastWrite >= keepAliveMs) this.write(":\n\n");
+      }, keepAliveMs);
+      this.timer.unref();
+    }
+    response.once("close", () => this.stop());
+  }
+
+  send(message: string): void {
+    this.write(`event: message\ndata: ${message}\n\n`);
+  }
+
+  end(): void {
+    this.stop();
+    this.response.end();
+  }
+
+  private write(text: string): void {
+    if (this.response.writableEnded) return;
+    this.lastWrite = Date.now();
+    this.response.write(text);
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -75,7 +75,7 @@ describe("status codes", () => {
     });
     expect(version.status).toBe(400);
     expect(JSON.parse(version.body).error.message).toBe(
-      "Bad Request: MCP-Protocol-Version 1999-01-01 is not supported (supported: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)",
+      "Bad Request: MCP-Protocol-Version 1999-01-01 is not supported (supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)",
     );
     const malformed = await post(url, '{"jsonrpc": "2.0", "id": 3,', { "Mcp-Session-Id": sessionId });
     expect(malformed.status).toBe(400);

@@ -60,7 +60,8 @@ test("the SDK client negotiates 2025-11-25 and sees the server's capabilities", 
 
 test("lists and calls tools; the first tool works with only its required arguments", async () => {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toEqual(["add_note", "search_notes", "summarize_note", "delete_note"]);
+  // 2026-07-28 changelog minor change 3: tools/list in a deterministic order (by name).
+  expect(tools.map((t) => t.name)).toEqual(["add_note", "delete_note", "search_notes", "summarize_note"]);
   const added = await client.callTool({ name: "add_note", arguments: { title: "groceries" } });
   expect(firstText(added)).toBe('Added note "groceries" (0 characters).');
   await client.callTool({ name: "add_note", arguments: { title: "plan", body: "write the tests" } });

@@ -321,7 +321,7 @@ describe("lifecycle", () => {
     expect((await client.request("tools/list"))["error"]).toMatchObject({
       code: -32600,
       message:
-        "Invalid Request: tools/list before initialize; the session must be initialized first (basic/lifecycle#initialization)",
+        "Invalid Request: tools/list before initialize; the session must be initialized first (basic/lifecycle#initialization), or the request must carry the per-request _meta of protocol version 2026-07-28",
     });
     await client.initialize("2025-11-25");
     expect(

@@ -1,0 +1,79 @@
+// The era gate (2026-07-28 basic/versioning#backward-compatibility-with-initialization-based-versions):
+// which protocol facts an incoming request is handled under. "A request
+// carrying modern per-request _meta is served statelessly according to this
+// revision. An initialize request selects legacy semantics, scoped to the
+// stdio process (stdio) or the session (HTTP)." The lifecycle of the revision
+// a version names is a fact of that revision (RevisionInfo.lifecycle).
+import type { RevisionInfo } from "../index.js";
+import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "./meta.js";
+import type { ServedRevisions } from "./revisions.js";
+import { INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION } from "./handler-revision.js";
+
+export type Era =
+  /** The connection's handshake session: its negotiated revision, or the rules before initialize. */
+  | { readonly kind: "session" }
+  /** Served on its own, at the revision its `_meta` names. */
+  | { readonly kind: "per-request"; readonly info: RevisionInfo }
+  | {
+      readonly kind: "refused";
+      readonly code: number;
+      readonly message: string;
+      readonly data?: unknown;
+      readonly malformed: boolean;
+    };
+
+/**
+ * The era of a request (not initialize) on a connection; `negotiated` when the
+ * connection's handshake completed, in which case the session serves it.
+ */
+export function eraOf(
+  message: Record<string, unknown>,
+  negotiated: boolean,
+  served: ServedRevisions,
+  /** The version a transport header states (Streamable HTTP's MCP-Protocol-Version), if any. */
+  headerVersion?: string,
+): Era {
+  if (negotiated) return { kind: "session" };
+  const version = statedVersion(message);
+  if (version === undefined) {
+    // No version: a handshake client before initialize, unless the request carries other
+    // per-request fields, its transport header names no handshake revision, or the server
+    // has no handshake revision to offer.
+    const hinted = headerVersion === undefined ? undefined : served.forVersion(headerVersion);
+    const modern =
+      hasPerRequestMeta(message) ||
+      served.handshake.length === 0 ||
+      (headerVersion !== undefined && hinted?.lifecycle !== "initialize");
+    if (!modern) return { kind: "session" };
+    // basic/index#meta: "A request missing any required field is malformed; the server MUST reject it
+    // with JSON-RPC error code -32602 (Invalid params)".
+    return {
+      kind: "refused",
+      code: INVALID_PARAMS,
+      message: `Invalid params: /params/_meta must have property '${META_PROTOCOL_VERSION}' (supported: ${served.supportedVersions.join(", ")})`,
+      data: { supported: served.supportedVersions },
+      malformed: true,
+    };
+  }
+  if (version === null)
+    return {
+      kind: "refused",
+      code: INVALID_PARAMS,
+      message: `Invalid params: /params/_meta/${META_PROTOCOL_VERSION.replace("/", "~1")} must be a string`,
+      malformed: true,
+    };
+  const info = served.forVersion(version);
+  if (!info) return unsupportedVersion(version, served);
+  return info.lifecycle === "per-request" ? { kind: "per-request", info } : { kind: "session" };
+}
+
+/** basic/versioning#protocol-version-negotiation: UnsupportedProtocolVersionError lists what is supported. */
+export function unsupportedVersion(requested: string, served: ServedRevisions): Era & { kind: "refused" } {
+  return {
+    kind: "refused",
+    code: UNSUPPORTED_PROTOCOL_VERSION,
+    message: `Unsupported protocol version: ${requested} (supported: ${served.supportedVersions.join(", ")})`,
+    data: { supported: [...served.supportedVersions], requested },
+    malformed: false,
+  };
+}

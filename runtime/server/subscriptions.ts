@@ -1,0 +1,139 @@
+// subscriptions/listen (2026-07-28 basic/patterns/subscriptions): long-lived
+// requests on which the server delivers the change notifications a client
+// opted in to, each tagged with the listen request's id. The registry is the
+// server's, across connections, and bounded: a client cannot grow it without
+// limit.
+import { isObject } from "../validation.js";
+import type { RequestId } from "../messages.js";
+import type { Inflight } from "./context.js";
+import { declared, type Session } from "./session.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
+import { ProtocolError } from "./errors.js";
+import { META_SUBSCRIPTION_ID } from "./meta.js";
+
+/** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
+const FILTER = {
+  toolsListChanged: "notifications/tools/list_changed",
+  promptsListChanged: "notifications/prompts/list_changed",
+  resourcesListChanged: "notifications/resources/list_changed",
+} as const;
+const RESOURCE_UPDATED = "notifications/resources/updated";
+
+type FeatureFlag = keyof typeof FILTER;
+
+interface Listener {
+  readonly id: RequestId;
+  readonly session: Session;
+  readonly inflight: Inflight;
+  readonly methods: ReadonlySet<string>;
+  readonly uris: ReadonlySet<string>;
+  end(result: unknown): void;
+}
+
+export interface ListenLimits {
+  /** Open subscriptions across all clients. Default 1000. */
+  maxListeners?: number;
+  /** resourceSubscriptions URIs one subscription may name. Default 1000. */
+  maxUrisPerListener?: number;
+}
+
+export class Listeners {
+  private readonly open = new Set<Listener>();
+  private readonly maxListeners: number;
+  private readonly maxUris: number;
+
+  constructor(limits: ListenLimits = {}) {
+    this.maxListeners = limits.maxListeners ?? 1000;
+    this.maxUris = limits.maxUrisPerListener ?? 1000;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Opens a subscription: acknowledges the part of the filter the server
+   * honors (what its capabilities declare), then delivers until the client
+   * cancels (the promise settles without a result) or the server ends it (the
+   * promise resolves with the graceful-closure result).
+   */
+  listen(params: Record<string, unknown>, inflight: Inflight, session: Session): Promise<unknown> {
+    const requested = isObject(params["notifications"]) ? params["notifications"] : {};
+    const uris = Array.isArray(requested["resourceSubscriptions"])
+      ? requested["resourceSubscriptions"].filter((u): u is string => typeof u === "string")
+      : [];
+    if (uris.length > this.maxUris)
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `Invalid params: at most ${this.maxUris} resourceSubscriptions per subscription (${uris.length} given)`,
+      );
+    if (this.open.size >= this.maxListeners)
+      throw new ProtocolError(INTERNAL_ERROR, `the server has ${this.maxListeners} open subscriptions, its limit`);
+    const { scope } = inflight;
+    const offers = (method: string): boolean => {
+      const entry = scope.wire.tables.methods[method];
+      return entry !== undefined && (!entry.capability || declared(scope.serverCapabilities, entry.capability));
+    };
+    const honored: Record<string, unknown> = {};
+    const methods = new Set<string>();
+    for (const flag of Object.keys(FILTER) as FeatureFlag[]) {
+      if (requested[flag] === true && offers(FILTER[flag])) {
+        honored[flag] = true;
+        methods.add(FILTER[flag]);
+      }
+    }
+    const honoredUris = offers(RESOURCE_UPDATED) ? new Set(uris) : new Set<string>();
+    if (requested["resourceSubscriptions"] !== undefined && offers(RESOURCE_UPDATED))
+      honored["resourceSubscriptions"] = [...honoredUris];
+    const id = inflight.id;
+    return new Promise((resolve) => {
+      const listener: Listener = {
+        id,
+        session,
+        inflight,
+        methods,
+        uris: honoredUris,
+        end: (result) => {
+          this.open.delete(listener);
+          resolve(result);
+        },
+      };
+      this.open.add(listener);
+      // #cancellation: closing the stream (HTTP) or notifications/cancelled (stdio) ends it; no response follows.
+      inflight.signal.addEventListener("abort", () => listener.end(undefined), { once: true });
+      // #acknowledgment: the first message carrying the subscription's id.
+      session.notify(
+        "notifications/subscriptions/acknowledged",
+        { _meta: { [META_SUBSCRIPTION_ID]: id }, notifications: honored },
+        inflight.channel,
+        scope,
+      );
+    });
+  }
+
+  /** A list changed: every subscription that opted in to it is told. */
+  listChanged(method: string): void {
+    for (const listener of this.open) if (listener.methods.has(method)) this.deliver(listener, method, {});
+  }
+
+  /** A resource changed: every subscription naming its URI is told. */
+  resourceUpdated(uri: string): void {
+    for (const listener of this.open) if (listener.uris.has(uri)) this.deliver(listener, RESOURCE_UPDATED, { uri });
+  }
+
+  /** #graceful-closure: the server ends every subscription with a result carrying its id. */
+  closeAll(): void {
+    for (const listener of [...this.open])
+      listener.end({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: listener.id } });
+  }
+
+  private deliver(listener: Listener, method: string, params: Record<string, unknown>): void {
+    const { inflight } = listener;
+    listener.session.notify(
+      method,
+      { ...params, _meta: { [META_SUBSCRIPTION_ID]: listener.id } },
+      inflight.channel,
+      inflight.scope,
+    );
+  }
+}
