@@ -883,7 +883,8 @@ export class Session {
     });
     if (!this.finish(inflight)) return;
     // basic/patterns/mrtr#inputrequiredresult: interim results carry no caching hints.
-    const result = { resultType: "input_required", inputRequests, requestState };
+    const result: Record<string, unknown> = { resultType: "input_required", inputRequests, requestState };
+    if (this.host.serverInfoInResults) result["_meta"] = { [META_SERVER_INFO]: this.host.info };
     const verdict = run(scope.wire.tables.results[inflight.method]!, result);
     if (!verdict.valid) {
       const problem = verdict.errors[0]!;

@@ -123,8 +123,14 @@ export class Listeners {
 
   /** #graceful-closure: the server ends every subscription with a result carrying its id. */
   closeAll(): void {
-    for (const listener of [...this.open])
-      listener.end({ resultType: "complete", _meta: { [META_SUBSCRIPTION_ID]: listener.id } });
+    for (const listener of [...this.open]) {
+      // Sent now, before the connection under it closes; the listen request's promise then settles unused.
+      listener.session.complete(listener.inflight, {
+        resultType: "complete",
+        _meta: { [META_SUBSCRIPTION_ID]: listener.id },
+      });
+      listener.end(undefined);
+    }
   }
 
   private deliver(listener: Listener, method: string, params: Record<string, unknown>): void {
