@@ -1,9 +1,10 @@
 // The server the official conformance suite (@modelcontextprotocol/conformance)
 // tests: every tool, resource and prompt its server scenarios call, built on
-// the public API only, served over Streamable HTTP on loopback.
+// the public API only, served over Streamable HTTP on loopback, to clients of
+// both eras (initialize sessions and 2026-07-28 per-request POSTs) at once.
 //
 //   npm run conformance:server -- --port 3001      (then: conformance server --url http://127.0.0.1:3001/mcp)
-import { McpServer } from "mcpgen/server";
+import { McpServer, MissingClientCapabilityError } from "mcpgen/server";
 import { serveHttp } from "mcpgen/http";
 
 // A 1x1 red PNG and a WAV header with no samples: the smallest valid media.
@@ -187,9 +188,23 @@ export function buildConformanceServer(): McpServer {
         $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         $defs: {
-          address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+          address: {
+            $anchor: "addressDef",
+            type: "object",
+            properties: { street: { type: "string" }, city: { type: "string" } },
+          },
         },
-        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
         additionalProperties: false,
       },
     },
@@ -204,6 +219,8 @@ export function buildConformanceServer(): McpServer {
       return "Reconnection test completed successfully";
     },
   );
+
+  addPerRequestTools(server);
 
   server.resource(
     "test://static-text",
@@ -262,6 +279,19 @@ export function buildConformanceServer(): McpServer {
       ],
     }),
   );
+  // 2026-07-28 basic/patterns/mrtr: InputRequiredResult on prompts/get, explicit style.
+  server.prompt(
+    "test_input_required_result_prompt",
+    { description: "Asks the user for context before it builds the prompt" },
+    (_args, context) => {
+      const answer = context.inputResponses["user_context"] as ElicitAnswer | undefined;
+      if (!isAnswer(answer))
+        return context.inputRequired({
+          user_context: elicitation("What context should the prompt use?", { context: { type: "string" } }),
+        });
+      return `Prompt with context: ${String(answer.content?.["context"] ?? "")}`;
+    },
+  );
   server.prompt("test_prompt_with_image", { description: "A prompt with an image" }, () => ({
     messages: [
       { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
@@ -269,6 +299,191 @@ export function buildConformanceServer(): McpServer {
     ],
   }));
   return server;
+}
+
+interface ElicitAnswer {
+  action?: string;
+  content?: Record<string, unknown>;
+}
+
+function isAnswer(value: unknown): value is ElicitAnswer {
+  return typeof value === "object" && value !== null && "action" in value;
+}
+
+function elicitation(message: string, properties: Record<string, { type: "string" | "boolean" }>) {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message,
+      requestedSchema: { type: "object", properties, required: Object.keys(properties) },
+    },
+  };
+}
+
+const sampling = (text: string, maxTokens: number) => ({
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: { type: "text", text } }], maxTokens },
+});
+
+const sampledText = (value: unknown) => {
+  const content = (value as { content?: { type?: string; text?: string } } | undefined)?.content;
+  return content?.type === "text" ? content.text : undefined;
+};
+
+/**
+ * The tools the 2026-07-28 scenarios call: multi round-trip requests in the
+ * explicit style (the suite names the input request keys), capability and
+ * logging rules, change notifications to subscriptions/listen, x-mcp-header.
+ * They work on handshake revisions too: there the runtime sends the input
+ * requests to the client itself.
+ */
+function addPerRequestTools(server: McpServer): void {
+  server.tool(
+    "test_missing_capability",
+    { description: "Needs the client's sampling capability" },
+    (_args, context) => {
+      // basic/index#meta: a capability the request did not declare is -32021.
+      if (!context.clientCapabilities?.sampling) throw new MissingClientCapabilityError({ sampling: {} });
+      return "Success";
+    },
+  );
+  server.tool(
+    "test_streaming_elicitation",
+    { description: "Answers at once, sending no request on its stream" },
+    () => "Streaming complete",
+  );
+  server.tool("test_logging_tool", { description: "Logs at every level the client asked for" }, (_args, context) => {
+    context.log("debug", "debug message from test_logging_tool");
+    context.log("info", "info message from test_logging_tool");
+    context.log("error", "error message from test_logging_tool");
+    return "Logging evaluated";
+  });
+  server.tool("test_trigger_tool_change", { description: "Tells subscribers the tool list changed" }, () => {
+    server.sendListChanged("tools");
+    return "Tool change notification sent";
+  });
+  server.tool("test_trigger_prompt_change", { description: "Tells subscribers the prompt list changed" }, () => {
+    server.sendListChanged("prompts");
+    return "Prompt change notification sent";
+  });
+  server.tool(
+    "test_custom_headers",
+    {
+      description: "Echoes a parameter the client mirrors into the Mcp-Param-Region header (SEP-2243)",
+      inputSchema: {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" } },
+        required: ["region"],
+      },
+    },
+    ({ region }) => `Region: ${region}`,
+  );
+
+  server.tool(
+    "test_input_required_result_elicitation",
+    { description: "Asks the user's name (input request user_name)" },
+    (_args, context) => {
+      const answer = context.inputResponses["user_name"];
+      if (!isAnswer(answer))
+        return context.inputRequired({ user_name: elicitation("What is your name?", { name: { type: "string" } }) });
+      return `Hello, ${String(answer.content?.["name"] ?? "friend")}!`;
+    },
+  );
+  server.tool(
+    "test_input_required_result_sampling",
+    { description: "Asks the client's model (input request sample_request)" },
+    (_args, context) => {
+      const answer = context.inputResponses["sample_request"];
+      if (answer === undefined)
+        return context.inputRequired({ sample_request: sampling("What is the capital of France?", 100) });
+      return `Sampling result: ${sampledText(answer) ?? "no response"}`;
+    },
+  );
+  server.tool(
+    "test_input_required_result_list_roots",
+    { description: "Asks for the client's roots (input request roots_request)" },
+    (_args, context) => {
+      const answer = context.inputResponses["roots_request"] as { roots?: unknown[] } | undefined;
+      if (answer === undefined) return context.inputRequired({ roots_request: { method: "roots/list" } });
+      return `Found ${answer.roots?.length ?? 0} root(s)`;
+    },
+  );
+  server.tool(
+    "test_input_required_result_request_state",
+    { description: "Carries state between rounds in requestState" },
+    (_args, context) => {
+      const answer = context.inputResponses["confirm"];
+      const state = context.requestState as { kind?: string } | undefined;
+      if (state?.kind === "request-state" && isAnswer(answer) && answer.content?.["ok"] === true)
+        return "state-ok: requestState validated";
+      return context.inputRequired(
+        { confirm: elicitation("Please confirm", { ok: { type: "boolean" } }) },
+        { kind: "request-state" },
+      );
+    },
+  );
+  server.tool(
+    "test_input_required_result_multiple_inputs",
+    { description: "Asks the user, the model and the roots in one round" },
+    (_args, context) => {
+      const { user_name: name, greeting, client_roots: roots } = context.inputResponses;
+      if (isAnswer(name) && greeting !== undefined && roots !== undefined)
+        return `Name: ${String(name.content?.["name"])}; Greeting: ${sampledText(greeting) ?? "Hello there!"}; Roots: ${(roots as { roots?: unknown[] }).roots?.length ?? 0}`;
+      return context.inputRequired(
+        {
+          user_name: elicitation("What is your name?", { name: { type: "string" } }),
+          greeting: sampling("Generate a greeting", 50),
+          client_roots: { method: "roots/list" },
+        },
+        { kind: "multiple-inputs" },
+      );
+    },
+  );
+  server.tool(
+    "test_input_required_result_multi_round",
+    { description: "Asks two questions, one round each" },
+    (_args, context) => {
+      // Answers of earlier rounds come back through the signed requestState.
+      const { step1, step2 } = context.inputResponses;
+      if (isAnswer(step1) && isAnswer(step2))
+        return `Multi-round complete for ${String(step1.content?.["name"])} who likes ${String(step2.content?.["color"])}`;
+      if (isAnswer(step1))
+        return context.inputRequired(
+          { step2: elicitation("Step 2: What is your favorite color?", { color: { type: "string" } }) },
+          { round: 2 },
+        );
+      return context.inputRequired(
+        { step1: elicitation("Step 1: What is your name?", { name: { type: "string" } }) },
+        { round: 1 },
+      );
+    },
+  );
+  server.tool(
+    "test_input_required_result_tampered_state",
+    { description: "Refuses a requestState it did not sign" },
+    (_args, context) => {
+      const answer = context.inputResponses["confirm"];
+      if (context.requestState !== undefined && isAnswer(answer)) return "State verified";
+      return context.inputRequired(
+        { confirm: elicitation("Please confirm", { ok: { type: "boolean" } }) },
+        { kind: "tamper-check" },
+      );
+    },
+  );
+  server.tool(
+    "test_input_required_result_capabilities",
+    { description: "Asks only for what the client declared" },
+    (_args, context) => {
+      if (Object.keys(context.inputResponses).length > 0) return "Capabilities respected";
+      const declared = context.clientCapabilities ?? {};
+      const requests: Record<string, { method: string; params?: unknown }> = {};
+      if (declared.elicitation) requests["elicit_input"] = elicitation("Elicit request", { value: { type: "string" } });
+      if (declared.sampling) requests["sample_input"] = sampling("Sample request", 50);
+      if (Object.keys(requests).length === 0) return "No input capability declared";
+      return context.inputRequired(requests, { kind: "capabilities" });
+    },
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

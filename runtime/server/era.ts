@@ -7,7 +7,7 @@
 import type { RevisionInfo } from "../index.js";
 import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "./meta.js";
 import type { ServedRevisions } from "./revisions.js";
-import { INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION } from "./handler-revision.js";
+import { HEADER_MISMATCH, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION } from "./handler-revision.js";
 
 export type Era =
   /** The connection's handshake session: its negotiated revision, or the rules before initialize. */
@@ -32,6 +32,8 @@ export function eraOf(
   served: ServedRevisions,
   /** The version a transport header states (Streamable HTTP's MCP-Protocol-Version), if any. */
   headerVersion?: string,
+  /** What is wrong with the request's per-request `_meta` fields, checked before header and version rules. */
+  metaProblem?: (message: Record<string, unknown>) => (Era & { kind: "refused" }) | undefined,
 ): Era {
   if (negotiated) return { kind: "session" };
   const version = statedVersion(message);
@@ -63,8 +65,37 @@ export function eraOf(
       malformed: true,
     };
   const info = served.forVersion(version);
-  if (!info) return unsupportedVersion(version, served);
-  return info.lifecycle === "per-request" ? { kind: "per-request", info } : { kind: "session" };
+  if (!info || info.lifecycle === "per-request") {
+    // Streamable HTTP: a malformed _meta (-32602) comes before a header that disagrees with it
+    // (-32020, #server-validation), which comes before whether the version is served (-32022).
+    if (headerVersion !== undefined && headerVersion !== version) {
+      const malformed = metaProblem?.(message);
+      if (malformed) return malformed;
+      return {
+        kind: "refused",
+        code: HEADER_MISMATCH,
+        message: `Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${version}'`,
+        malformed: false,
+      };
+    }
+    if (!info) return metaProblem?.(message) ?? unsupportedVersion(version, served);
+    return { kind: "per-request", info };
+  }
+  return { kind: "session" };
+}
+
+/**
+ * Whether a request stating a per-request version asks for that era: it is
+ * not initialize, or its transport header names a per-request revision.
+ */
+export function statesPerRequest(
+  message: Record<string, unknown>,
+  served: ServedRevisions,
+  headerVersion: string | undefined,
+): boolean {
+  const stated = statedVersion(message);
+  const version = typeof stated === "string" ? stated : headerVersion;
+  return version !== undefined && served.forVersion(version)?.lifecycle !== "initialize";
 }
 
 /** basic/versioning#protocol-version-negotiation: UnsupportedProtocolVersionError lists what is supported. */

@@ -24,7 +24,9 @@ const NAME_SOURCE: { readonly [method: string]: string } = {
   "resources/read": "uri",
 };
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** #value-encoding: the sentinel around a Base64 payload; the payload itself must be canonical Base64 (RFC 4648 §4). */
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** RFC 9110 field values: visible ASCII, space and horizontal tab. */
 const FIELD_VALUE = /^[\x20-\x7e\t]*$/;
 
@@ -100,9 +102,12 @@ function decode(raw: string): string | undefined {
   if (!FIELD_VALUE.test(raw)) return undefined;
   const sentinel = SENTINEL.exec(raw);
   if (!sentinel) return raw;
-  const bytes = Buffer.from(sentinel[1]!, "base64");
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-  return text;
+  if (!BASE64.test(sentinel[1]!)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(sentinel[1]!, "base64"));
+  } catch {
+    return undefined; // not UTF-8
+  }
 }
 
 function mismatch(message: string): HeaderMismatch {

@@ -39,7 +39,7 @@ import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
 import { generatedRevisions, handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
 import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
-import { eraOf } from "./era.js";
+import { eraOf, statesPerRequest, type Era } from "./era.js";
 import {
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
@@ -311,16 +311,14 @@ export class Session {
       );
       return;
     }
-    if (method === "initialize" && this.phase !== "closed") {
+    const headerVersion = channel.headers?.["mcp-protocol-version"];
+    // initialize opens a handshake session, unless it states a per-request version: there it is
+    // a method the revision does not have (-32601; Streamable HTTP 404).
+    if (method === "initialize" && !statesPerRequest(message, this.host.served, headerVersion)) {
       this.receiveInitialize(message, id, reply);
       return;
     }
-    const era = eraOf(
-      message,
-      this.sessionScope !== undefined,
-      this.host.served,
-      channel.headers?.["mcp-protocol-version"],
-    );
+    const era = eraOf(message, this.sessionScope !== undefined, this.host.served, headerVersion, metaProblem);
     switch (era.kind) {
       case "refused":
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
@@ -1292,6 +1290,28 @@ export class Session {
     const encoded = this.encodeCoreResult(inflight, result);
     if ("json" in encoded) inflight.reply(resultJson(inflight.id, encoded.json));
   }
+}
+
+/**
+ * A per-request request's `_meta` checked with the handler revision's
+ * RequestMetaObject (the newest per-request shape), for the rules that must
+ * come before the revision is known (era.ts).
+ */
+function metaProblem(message: Record<string, unknown>): (Era & { kind: "refused" }) | undefined {
+  const check = handlerTables.checks["RequestMetaObject"];
+  const params = message["params"];
+  const meta = isObject(params) ? params["_meta"] : undefined;
+  if (!check) return undefined;
+  const verdict = run(check, meta, ["params", "_meta"]);
+  if (verdict.valid) return undefined;
+  const problem = verdict.errors[0]!;
+  return {
+    kind: "refused",
+    code: INVALID_PARAMS,
+    message: `Invalid params: ${problem.path} ${problem.message}`,
+    data: { errors: verdict.errors },
+    malformed: true,
+  };
 }
 
 /** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
