@@ -84,6 +84,56 @@ export function dialectOf(schema: object): "2020-12" | "draft-07" | { unsupporte
   return { unsupported: String(declared) };
 }
 
+/**
+ * The limits a tool's schema must keep (2026-07-28 basic/index#json-schema-usage):
+ * "Implementations MUST NOT automatically dereference $ref values that resolve
+ * to a network URI ... Schemas that fail to validate due to an unresolved
+ * external $ref SHOULD be rejected", and composition "SHOULD apply reasonable
+ * bounds, such as a maximum schema depth, a cap on the total number of
+ * subschemas". Checked when the tool is registered, before ajv sees it.
+ */
+export const SCHEMA_LIMITS = { maxDepth: 32, maxSubschemas: 2000 } as const;
+
+/** Why a schema breaks the limits above, or undefined. */
+export function schemaProblem(schema: object): string | undefined {
+  let count = 0;
+  const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+  const visit = (node: unknown, depth: number, at: string, names = false): string | undefined => {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const problem = visit(node[i], depth, `${at}/${i}`);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    if (node === null || typeof node !== "object") return undefined;
+    if (++count > SCHEMA_LIMITS.maxSubschemas)
+      return `more than ${SCHEMA_LIMITS.maxSubschemas} subschemas (at ${at || "/"})`;
+    if (depth > SCHEMA_LIMITS.maxDepth) return `nested deeper than ${SCHEMA_LIMITS.maxDepth} levels (at ${at || "/"})`;
+    for (const [key, value] of Object.entries(node)) {
+      const pointer = `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      if (names) {
+        // A map of names to subschemas: every value is a schema, whatever its name.
+        const problem = visit(value, depth + 1, pointer);
+        if (problem) return problem;
+        continue;
+      }
+      if (key === "$ref" || key === "$dynamicRef") {
+        // Only references within the schema itself: a fragment of this document.
+        if (typeof value !== "string" || !value.startsWith("#"))
+          return `${key} ${JSON.stringify(value)} at ${at || "/"} points outside the schema; external references are not fetched`;
+        continue;
+      }
+      // Values of these keywords are data, not subschemas.
+      if (key === "const" || key === "enum" || key === "default" || key === "examples") continue;
+      const problem = visit(value, depth + 1, pointer, NAME_MAPS.has(key));
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  return visit(schema, 0, "");
+}
+
 type AjvInstance = {
   compile(schema: object): ((value: unknown) => boolean) & { errors?: AjvError[] | null };
 };
@@ -100,7 +150,14 @@ function loadAjv(): Promise<Record<"2020-12" | "draft-07", AjvInstance>> {
   instances ??= Promise.all([import("ajv/dist/2020.js"), import("ajv")]).then(([a2020, a07]) => {
     // Formats are annotations, as in JSON Schema 2020-12 by default and as the
     // generated validators treat them; logger: false keeps stdout/stderr clean.
-    const options = { allErrors: true, strict: false, validateFormats: false, logger: false as const };
+    // addUsedSchema: false keeps each tool's schema to itself ($id and $anchor never collide across tools).
+    const options = {
+      allErrors: true,
+      strict: false,
+      validateFormats: false,
+      logger: false as const,
+      addUsedSchema: false,
+    };
     const Ajv2020 = a2020.Ajv2020;
     const Ajv07 = a07.Ajv;
     return { "2020-12": new Ajv2020(options), "draft-07": new Ajv07(options) };

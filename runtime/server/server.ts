@@ -31,6 +31,7 @@ import {
 import {
   compileSchema,
   dialectOf,
+  schemaProblem,
   warmUpSchemas,
   type FromSchema,
   type ObjectSchema,
@@ -332,6 +333,8 @@ export class McpServer implements SessionHost {
         throw new TypeError(
           `tool ${name}: ${which} uses JSON Schema dialect ${dialect.unsupported}; supported are 2020-12 (the default) and draft-07`,
         );
+      const problem = schemaProblem(schema);
+      if (problem) throw new TypeError(`tool ${name}: ${which}: ${problem}`);
     }
     const headers = headerParams(inputSchema);
     if ("error" in headers) throw new TypeError(`tool ${name}: invalid x-mcp-header: ${headers.error}`);

@@ -168,3 +168,39 @@ describe("registration", () => {
     expect(declared.capabilities()).toEqual({ logging: {}, tools: {}, experimental: { x: {} } });
   });
 });
+
+describe("tool schemas (2026-07-28 basic/index#json-schema-usage)", () => {
+  const register = (inputSchema: Record<string, unknown>) => () =>
+    new McpServer({ name: "s", version: "1" }, { logger: () => {} }).tool(
+      "t",
+      { inputSchema: { type: "object", ...inputSchema } as never },
+      () => "",
+    );
+
+  test("any 2020-12 keyword and local $ref are accepted; a property may be named like a keyword", () => {
+    expect(
+      register({
+        $defs: { a: { $anchor: "A", type: "string" } },
+        properties: { const: { $ref: "#/$defs/a" }, enum: { $ref: "#A" } },
+        allOf: [{ anyOf: [{ required: ["const"] }, { required: ["enum"] }] }],
+        if: { required: ["const"] },
+        then: { required: ["enum"] },
+        unevaluatedProperties: false,
+      }),
+    ).not.toThrow();
+  });
+
+  test("an external $ref is refused at registration, never fetched", () => {
+    expect(register({ properties: { a: { $ref: "https://example.com/schema.json" } } })).toThrow(
+      /tool t: inputSchema: \$ref "https:\/\/example.com\/schema.json" at \/properties\/a points outside the schema/,
+    );
+  });
+
+  test("composition is bounded: depth and number of subschemas", () => {
+    let deep: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 40; i++) deep = { allOf: [deep] };
+    expect(register({ properties: { a: deep } })).toThrow(/nested deeper than 32 levels/);
+    const wide = Array.from({ length: 2500 }, (_, i) => ({ const: i }));
+    expect(register({ properties: { a: { anyOf: wide } } })).toThrow(/more than 2000 subschemas/);
+  });
+});

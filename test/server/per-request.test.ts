@@ -866,3 +866,25 @@ describe("cancellation", () => {
     expect((await result)["result"]["content"][0]["text"]).toBe("released");
   });
 });
+
+describe("structuredContent (2026-07-28: any JSON value)", () => {
+  function arrayServer(): McpServer {
+    const server = new McpServer(INFO, quiet);
+    server.tool("list", {}, () => ({ structuredContent: [1, 2, 3] }));
+    return server;
+  }
+
+  test("a 2026-07-28 client gets the array as structuredContent and its JSON as text", async () => {
+    const client = await connect(arrayServer());
+    const result = (await client.call("tools/call", { name: "list", arguments: {} }))["result"];
+    expect(result["structuredContent"]).toEqual([1, 2, 3]);
+    expect(result["content"]).toEqual([{ type: "text", text: "[1,2,3]" }]);
+  });
+
+  test("a 2025-11-25 client, whose structuredContent is an object, gets the text block only", async () => {
+    const client = await legacy(arrayServer(), "2025-11-25");
+    const result = (await client.request("tools/call", { name: "list", arguments: {} }))["result"];
+    expect(result["structuredContent"]).toBeUndefined();
+    expect(result["content"]).toEqual([{ type: "text", text: "[1,2,3]" }]);
+  });
+});
