@@ -1,14 +1,29 @@
 // Benchmark: an MCP server over Streamable HTTP, side by side in one run. Each
-// server offers one tool, echo({ text }), and runs as a child process on loopback:
-//   floor              node:http that parses each POST and echoes (bench/servers/http-floor.ts)
-//   mcpgen (sessions)  serveHttp, Mcp-Session-Id sessions (bench/servers/http-mcpgen.ts)
-//   mcpgen (stateless) serveHttp({ sessions: false })
-//   SDK (sessions)     @modelcontextprotocol/sdk StreamableHTTPServerTransport, a transport per session
-//   SDK (stateless)    a server and transport per request, as the SDK documents (bench/servers/http-sdk.ts)
-// 16 clients, each on its own keep-alive connection with its own session,
-// call tools/call one after the other. Figures: requests/s, p50/p99 latency,
-// and the server's peak RSS (VmHWM); medians over rounds, ratios to the floor
-// measured in the same run.
+// server registers 20 tools (echo({ text }) and tool_1..tool_19, one string
+// property each; the floors answer anything) and runs as a child process on
+// loopback. The driver calls echo. Legacy rows (revision 2025-11-25: initialize
+// and notifications/initialized first, then requests with the session id if the
+// server gave one):
+//   floor (node:http)          node:http that parses each POST and echoes (bench/servers/http-floor.ts)
+//   mcpgen (sessions)          serveHttp, Mcp-Session-Id sessions (bench/servers/http-mcpgen.ts)
+//   mcpgen (stateless)         serveHttp({ sessions: false })
+//   SDK (sessions)             @modelcontextprotocol/sdk (v1) StreamableHTTPServerTransport, a transport per session
+//   SDK (stateless)            v1, a server and transport per request, as the SDK documents (bench/servers/http-sdk.ts)
+//   SDK v2 (legacy, stateless) @modelcontextprotocol/server createMcpHandler's default legacy serving:
+//                              a server per request, SSE answers (bench/servers/http-sdk-v2.ts)
+// Per-request rows (revision 2026-07-28: no handshake, no session; every POST's
+// params carry _meta with the protocol version, client capabilities and client
+// info, and the headers MCP-Protocol-Version, Mcp-Method and Mcp-Name):
+//   floor, per-request body    the same floor, sent the larger per-request bodies and headers
+//   mcpgen (per-request)       serveHttp with default options: the sessions endpoint serves both eras
+//   SDK v2 (per-request)       createMcpHandler + toNodeHandler, a server per request (JSON answers)
+// Every answer is checked: HTTP 200, the request's id, the echoed text, and on
+// per-request rows result.resultType "complete".
+// 16 clients, each on its own keep-alive connection (legacy: with its own
+// session), call tools/call one after the other. Figures: requests/s, p50/p99
+// latency, and the server's peak RSS (VmHWM); medians over rounds. Ratios are to
+// the floor measured in the same run with the same kind of request: legacy rows
+// to "floor (node:http)", per-request rows to "floor, per-request body".
 //
 // Run: npm run bench:http [-- --rounds N] [--quick]
 import { spawn } from "node:child_process";
@@ -24,13 +39,20 @@ const callsPerClient = quick ? 30 : 1_500;
 const warmupPerClient = quick ? 10 : 200;
 
 const servers = join(import.meta.dirname, "servers");
-const targets = [
-  { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [] as string[] },
-  { name: "mcpgen (sessions)", script: join(servers, "http-mcpgen.js"), args: [] },
-  { name: "mcpgen (stateless)", script: join(servers, "http-mcpgen.js"), args: ["--stateless"] },
-  { name: "SDK (sessions)", script: join(servers, "http-sdk.js"), args: [] },
-  { name: "SDK (stateless)", script: join(servers, "http-sdk.js"), args: ["--stateless"] },
+type Mode = "legacy" | "per-request";
+const targets: { name: string; script: string; args: string[]; mode: Mode }[] = [
+  { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
+  { name: "mcpgen (sessions)", script: join(servers, "http-mcpgen.js"), args: [], mode: "legacy" },
+  { name: "mcpgen (stateless)", script: join(servers, "http-mcpgen.js"), args: ["--stateless"], mode: "legacy" },
+  { name: "SDK (sessions)", script: join(servers, "http-sdk.js"), args: [], mode: "legacy" },
+  { name: "SDK (stateless)", script: join(servers, "http-sdk.js"), args: ["--stateless"], mode: "legacy" },
+  { name: "SDK v2 (legacy, stateless)", script: join(servers, "http-sdk-v2.js"), args: [], mode: "legacy" },
+  { name: "floor, per-request body", script: join(servers, "http-floor.js"), args: [], mode: "per-request" },
+  { name: "mcpgen (per-request)", script: join(servers, "http-mcpgen.js"), args: [], mode: "per-request" },
+  { name: "SDK v2 (per-request)", script: join(servers, "http-sdk-v2.js"), args: [], mode: "per-request" },
 ];
+/** The floor each mode's rows are compared with. */
+const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request": "floor, per-request body" };
 
 interface Reply {
   status: number;
@@ -121,20 +143,47 @@ const HEADERS = {
   "MCP-Protocol-Version": "2025-11-25",
 };
 
-/** One client: its own connection and session; `calls` echo calls one after the other. */
+/** A per-request POST's headers: the version, and the method and tool name the body carries. */
+const PER_REQUEST_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": "2026-07-28",
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "echo",
+};
+
+/** What every per-request call's params carry in _meta, serialized once. */
+const PER_REQUEST_META = JSON.stringify({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+});
+
+/**
+ * One client: its own connection; `calls` echo calls one after the other.
+ * Legacy: a session of its own (initialize first; the session id on every
+ * request if the server gave one). Per-request: no handshake, every call
+ * carries the _meta above and the per-request headers.
+ */
 class BenchClient {
   private readonly connection: Connection;
   private readonly path: string;
-  private headers: Record<string, string> = HEADERS;
+  private headers: Record<string, string>;
   private next = 1;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly mode: Mode,
+  ) {
     const parsed = new URL(url);
     this.connection = new Connection(parsed.hostname, Number(parsed.port));
     this.path = parsed.pathname;
+    this.headers = mode === "legacy" ? HEADERS : PER_REQUEST_HEADERS;
   }
 
+  /** Legacy: the handshake. Per-request: nothing (there is no handshake). */
   async open(): Promise<void> {
+    if (this.mode === "per-request") return;
     const init = JSON.stringify({
       jsonrpc: "2.0",
       id: 0,
@@ -149,20 +198,29 @@ class BenchClient {
   }
 
   async run(calls: number, latencies: number[]): Promise<void> {
+    const perRequest = this.mode === "per-request";
+    const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
     for (let i = 0; i < calls; i++) {
       const id = this.next++;
       const text = `hello ${id}`;
       const started = performance.now();
       const reply = await this.connection.post(
         this.path,
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${text}"}}}`,
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${text}"}${meta}}}`,
         this.headers,
       );
       latencies.push((performance.now() - started) * 1000);
       // Accept JSON, or an SSE stream whose data line carries the response.
       const json = reply.body.startsWith("{") ? reply.body : /^data: (\{.*\})$/m.exec(reply.body)?.[1];
-      const message = json ? (JSON.parse(json) as { id?: number; result?: { content?: { text?: string }[] } }) : {};
-      if (reply.status !== 200 || message.id !== id || message.result?.content?.[0]?.text !== text)
+      const message = json
+        ? (JSON.parse(json) as { id?: number; result?: { content?: { text?: string }[]; resultType?: string } })
+        : {};
+      if (
+        reply.status !== 200 ||
+        message.id !== id ||
+        message.result?.content?.[0]?.text !== text ||
+        (perRequest && message.result?.resultType !== "complete")
+      )
         throw new Error(`unexpected answer to call ${id}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
     }
   }
@@ -187,7 +245,7 @@ async function measure(target: (typeof targets)[number]): Promise<Figures> {
     child.stdout.setEncoding("utf8");
     child.stdout.once("data", (line: string) => resolve(line.trim().split("\n")[0]!));
   });
-  const team = Array.from({ length: clients }, () => new BenchClient(url));
+  const team = Array.from({ length: clients }, () => new BenchClient(url, target.mode));
   await Promise.all(team.map((c) => c.open()));
   await Promise.all(team.map((c) => c.run(warmupPerClient, [])));
   const latencies: number[] = [];
@@ -228,18 +286,25 @@ const summary = targets.map((t) => {
       figures.map((f) => f[key]),
       0.5,
     );
-  return { name: t.name, rps: pick("rps"), p50: pick("p50"), p99: pick("p99"), rssMb: pick("rssMb") };
+  return {
+    name: t.name,
+    mode: t.mode,
+    rps: pick("rps"),
+    p50: pick("p50"),
+    p99: pick("p99"),
+    rssMb: pick("rssMb"),
+  };
 });
-const floor = summary[0]!;
+const floorOf = (mode: Mode) => summary.find((s) => s.name === floors[mode])!;
 
 console.log(
-  `tools/call over Streamable HTTP, Node ${process.version}; ${clients} keep-alive clients x ${callsPerClient} calls; medians of ${rounds} round(s)\n`,
+  `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients x ${callsPerClient} calls; medians of ${rounds} round(s)\n`,
 );
 const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "peak RSS MB"];
 const rows = summary.map((s) => [
   s.name,
   s.rps.toFixed(0),
-  `${(s.rps / floor.rps).toFixed(2)}×`,
+  `${(s.rps / floorOf(s.mode).rps).toFixed(2)}×`,
   s.p50.toFixed(0),
   s.p99.toFixed(0),
   s.rssMb.toFixed(1),
@@ -247,3 +312,7 @@ const rows = summary.map((s) => [
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 for (const row of [header, ...rows])
   console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+console.log(
+  `\n×floor: legacy rows (2025-11-25, handshake) against "${floors.legacy}"; ` +
+    `per-request rows (2026-07-28, _meta and Mcp-* headers) against "${floors["per-request"]}".`,
+);

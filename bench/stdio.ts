@@ -1,12 +1,22 @@
 // Benchmark: an MCP server over stdio, side by side in one run. Each server
-// offers one tool, echo({ text }), and runs as a child process:
-//   floor    a bare Node process that parses each line and echoes (bench/servers/floor.ts)
-//   mcpgen   McpServer + serveStdio (bench/servers/mcpgen-echo.ts)
-//   SDK      @modelcontextprotocol/sdk McpServer + StdioServerTransport (bench/servers/sdk-echo.ts)
-// Figures: tools/call requests per second, one at a time and with 64 in
-// flight, with p50/p99 latency; cold start (spawn to the initialize
-// response). Every round runs every server, in rotating order; the table shows
-// medians over rounds, and ratios to the floor measured in the same run.
+// registers 20 tools (echo({ text }) and tool_1..tool_19, one string property
+// each; the floor answers anything) and runs as a child process; the driver
+// calls echo:
+//   floor                 a bare Node process that parses each line and echoes (bench/servers/floor.ts)
+//   mcpgen                McpServer + serveStdio (bench/servers/mcpgen-echo.ts), legacy era:
+//                         initialize (2025-11-25) and notifications/initialized first
+//   mcpgen (per-request)  the same process in the per-request era (2026-07-28): no initialize;
+//                         every tools/call's params carry _meta with the protocol version,
+//                         client capabilities and client info
+//   SDK                   @modelcontextprotocol/sdk McpServer + StdioServerTransport (bench/servers/sdk-echo.ts)
+// Every answer is checked (the echoed text; on the per-request row also
+// resultType "complete"). Figures: tools/call requests per second, one at a
+// time and with 64 in flight, with p50/p99 latency; cold start: spawn to the
+// initialize response, and for the per-request row (which has no initialize)
+// spawn to the first tools/call response; the floor answers any line at once,
+// so its cold start is a fair base for both. Every round runs every server, in
+// rotating order; the table shows medians over rounds, and ratios to the floor
+// measured in the same run (driven with the legacy bodies).
 //
 // Run: npm run bench:stdio [-- --rounds N] [--quick]
 import { spawn } from "node:child_process";
@@ -22,14 +32,17 @@ const inFlight = 64;
 const coldStarts = quick ? 3 : 15;
 
 const servers = join(import.meta.dirname, "servers");
-const targets = [
-  { name: "floor (bare Node)", script: join(servers, "floor.js") },
-  { name: "mcpgen", script: join(servers, "mcpgen-echo.js") },
-  { name: "SDK", script: join(servers, "sdk-echo.js") },
+type Mode = "legacy" | "per-request";
+const targets: { name: string; script: string; mode: Mode }[] = [
+  { name: "floor (bare Node)", script: join(servers, "floor.js"), mode: "legacy" },
+  { name: "mcpgen", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
+  { name: "mcpgen (per-request)", script: join(servers, "mcpgen-echo.js"), mode: "per-request" },
+  { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
 
 interface Server {
   call(id: number): void;
+  /** Legacy: initialize (id 0), resolved at its response. Per-request: a first tools/call (id 0), at its response. */
   initialize(): Promise<number>;
   onResponse: (id: number) => void;
   stop(): Promise<void>;
@@ -42,7 +55,16 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
 });
 
-function start(script: string): Server {
+/** What every per-request call's params carry in _meta, serialized once. */
+const PER_REQUEST_META = JSON.stringify({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+});
+
+function start(script: string, mode: Mode): Server {
+  const perRequest = mode === "per-request";
+  const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
   const started = performance.now();
   const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] });
   const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
@@ -53,13 +75,14 @@ function start(script: string): Server {
     onResponse: () => {},
     call(id) {
       child.stdin.write(
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}}}\n`,
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}${meta}}}\n`,
       );
     },
     initialize() {
       return new Promise((resolve) => {
         initialized = resolve;
-        child.stdin.write(INITIALIZE + "\n");
+        if (perRequest) server.call(0);
+        else child.stdin.write(INITIALIZE + "\n");
       });
     },
     async stop() {
@@ -75,16 +98,24 @@ function start(script: string): Server {
     while ((newline = buffered.indexOf("\n")) !== -1) {
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
-      const message = JSON.parse(line) as { id?: number; result?: { content?: { text: string }[] }; error?: unknown };
+      const message = JSON.parse(line) as {
+        id?: number;
+        result?: { content?: { text: string }[]; resultType?: string };
+        error?: unknown;
+      };
       if (message.id === undefined) continue;
-      if (message.id === 0) {
+      if (message.id === 0 && !perRequest) {
         initialized?.(performance.now() - started);
         child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
         continue;
       }
-      if (message.result?.content?.[0]?.text !== `hello ${message.id}`)
-        throw new Error(`${script}: unexpected answer ${line.slice(0, 200)}`);
-      server.onResponse(message.id);
+      if (
+        message.result?.content?.[0]?.text !== `hello ${message.id}` ||
+        (perRequest && message.result.resultType !== "complete")
+      )
+        throw new Error(`${script} (${mode}): unexpected answer ${line.slice(0, 200)}`);
+      if (message.id === 0) initialized?.(performance.now() - started);
+      else server.onResponse(message.id);
     }
   });
   return server;
@@ -128,8 +159,8 @@ interface Figures {
   pipeP99: number;
 }
 
-async function throughput(script: string): Promise<Figures> {
-  const server = start(script);
+async function throughput(script: string, mode: Mode): Promise<Figures> {
+  const server = start(script, mode);
   await server.initialize();
   await drive(server, warmupCalls, inFlight, 1);
   const seq = await drive(server, sequentialCalls, 1, 1_000_000);
@@ -145,8 +176,8 @@ async function throughput(script: string): Promise<Figures> {
   };
 }
 
-async function coldStart(script: string): Promise<number> {
-  const server = start(script);
+async function coldStart(script: string, mode: Mode): Promise<number> {
+  const server = start(script, mode);
   const ms = await server.initialize();
   await server.stop();
   return ms;
@@ -164,11 +195,11 @@ const starts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < targets.length; i++) {
     const target = targets[(i + round) % targets.length]!;
-    results.get(target.name)!.push(await throughput(target.script));
+    results.get(target.name)!.push(await throughput(target.script, target.mode));
   }
 }
 for (let i = 0; i < coldStarts; i++)
-  for (const target of targets) starts.get(target.name)!.push(await coldStart(target.script));
+  for (const target of targets) starts.get(target.name)!.push(await coldStart(target.script, target.mode));
 
 const summary = targets.map((t) => {
   const figures = results.get(t.name)!;
@@ -188,7 +219,7 @@ const floor = summary[0]!;
 const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}×`;
 
 console.log(
-  `tools/call over stdio, Node ${process.version}; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
+  `tools/call over stdio, Node ${process.version}; 20 tools registered; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
     `${pipelinedCalls} with ${inFlight} in flight; cold start: median of ${coldStarts} spawns\n`,
 );
 const header = [
@@ -220,3 +251,7 @@ const rows = summary.map((s) => [
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 for (const row of [header, ...rows])
   console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+console.log(
+  `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
+    `spawn to the first tools/call response. ×floor: every row against "${floor.name}".`,
+);

@@ -38,7 +38,7 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
       `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
-  for (const name of ["floor (bare Node)", "mcpgen", "SDK"]) expect(stdout).toMatch(row(name));
+  for (const name of ["floor (bare Node)", "mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(row(name));
 }, 180_000);
 
 test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
@@ -50,6 +50,10 @@ test("bench/http runs (quick mode): every server answers every call, and the tab
     "mcpgen (stateless)",
     "SDK (sessions)",
     "SDK (stateless)",
+    "SDK v2 (legacy, stateless)",
+    "floor, per-request body",
+    "mcpgen (per-request)",
+    "SDK v2 (per-request)",
   ])
     expect(stdout).toMatch(
       new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d$`, "m"),
