@@ -10,10 +10,10 @@
 // negotiated revision then serves every request; without it, each request is
 // served on its own at the revision its `_meta` names (era.ts). A request's
 // scope (context.ts) carries which.
-import { isObject, run, test } from "../validation.js";
+import { isObject, run } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
-import type { CapabilityRequirement, RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../index.js";
 import { ShimError } from "../shims.js";
 import {
   INTERNAL_ERROR,
@@ -27,33 +27,25 @@ import {
   type Implementation,
   type LoggingLevel,
 } from "./handler-revision.js";
-import {
-  ClientError,
-  MissingClientCapabilityError,
-  ProtocolError,
-  RequestRefusedError,
-  RequestTimeoutError,
-  ResourceNotFoundError,
-} from "./errors.js";
+import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import { generatedRevisions, handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
+import { handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
 import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
-import {
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_LOG_LEVEL,
-  META_PROTOCOL_VERSION,
-  META_SERVER_INFO,
-  metaOf,
-} from "./meta.js";
-import { InputRequired, InputRound, inputResponsesOf, type InputRequestSpec } from "./input-round.js";
-import { requestDigest, type RequestStateCodec } from "./request-state.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
+import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
+import type { RequestStateCodec } from "./request-state.js";
 import { checkHeaders, type HeaderParam } from "./header-check.js";
+import { convert, encodeError, encodeResult, encodeWireResult } from "./encode.js";
+import { initializeResult, sessionScope, type SessionScope } from "./handshake.js";
+import { inputRequiredResult, nextRound, openRound, requireClientCapability, takesInput } from "./input-requests.js";
+import { ServerRequests } from "./outgoing.js";
+import { declared } from "./capabilities.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
+export { declared } from "./capabilities.js";
 
 /** A method the server answers, in the handler revision's shapes. */
 export type MethodHandler = (params: any, context: RequestContext) => unknown;
@@ -90,19 +82,6 @@ export interface SessionHost {
   closed(session: Session): void;
 }
 
-/** A server-to-client request waiting for its response. */
-interface Pending {
-  readonly method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-  cleanup(): void;
-}
-
-/** The handshake session's scope; logThreshold changes with logging/setLevel. */
-interface SessionScope extends Scope {
-  logThreshold: LoggingLevel | null | undefined;
-}
-
 /** Ids of finished requests are remembered this far back, so that a reused id is refused (basic#requests). */
 const REMEMBERED_IDS = 4096;
 /** URIs one handshake session may subscribe to (resources/subscribe). */
@@ -122,9 +101,11 @@ export class Session {
   private readonly finishedIds = new Set<RequestId>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
-  private readonly outgoing = new Map<RequestId, Pending>();
+  private readonly outgoing = new ServerRequests((id, reason) => {
+    // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
+    this.notify("notifications/cancelled", { requestId: id, reason });
+  });
   private idleWaiters: (() => void)[] = [];
-  private nextOutgoingId = 0;
   /** URIs this client subscribed to (resources/subscribe). */
   readonly subscriptions = new Set<string>();
 
@@ -358,14 +339,14 @@ export class Session {
       return;
     }
     this.withWire(newest, reply, (wire) =>
-      this.handle(message, method, id, reply, channel, {
-        wire,
-        perRequest: false,
-        clientCapabilities: {},
-        clientInfo: undefined,
-        logThreshold: undefined,
-        serverCapabilities: this.host.capabilitiesFor(wire),
-      }),
+      this.handle(
+        message,
+        method,
+        id,
+        reply,
+        channel,
+        sessionScope(wire, {}, undefined, this.host.capabilitiesFor(wire)),
+      ),
     );
   }
 
@@ -469,8 +450,8 @@ export class Session {
     const meta = isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined;
     const token = meta?.["progressToken"];
     let round: InputRound | undefined;
-    if (!core && this.takesInput(scope, method)) {
-      const opened = this.openRound(method, params, scope);
+    if (!core && takesInput(scope, method)) {
+      const opened = openRound(this.host.requestState, method, params);
       if ("error" in opened) {
         reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${opened.error}`, { reason: opened.error }), {
           code: INVALID_PARAMS,
@@ -535,7 +516,7 @@ export class Session {
         },
       };
     }
-    return this.convert("params", method, value, scope.wire, scope.wire.info.name, handlerRevision.name);
+    return convert(this.host.logger, "params", method, value, scope.wire, scope.wire.info.name, handlerRevision.name);
   }
 
   private receiveInitialize(message: Record<string, unknown>, id: RequestId, reply: Inflight["reply"]): void {
@@ -597,8 +578,7 @@ export class Session {
     id: RequestId,
     reply: Inflight["reply"],
   ): void {
-    const entry = wire.tables.methods["initialize"]!;
-    const verdict = run(wire.tables.checks[entry.type]!, message);
+    const verdict = run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message);
     if (!verdict.valid) {
       this.phase = "new";
       const invalid = invalidMessage(id, verdict);
@@ -606,51 +586,23 @@ export class Session {
       return;
     }
     const params = message["params"] as Record<string, unknown>;
-    // The InitializeResult is the wire revision's own: initialize exists only in handshake revisions.
     const capabilities = this.host.capabilitiesFor(wire);
-    let result: Record<string, unknown> = {
-      protocolVersion: wire.info.protocolVersion,
+    const built = initializeResult(this.host.logger, wire, {
+      info: this.host.info,
+      instructions: this.host.instructions,
       capabilities,
-      serverInfo: this.host.info,
-      ...(this.host.instructions !== undefined ? { instructions: this.host.instructions } : {}),
-    };
-    // serverInfo is the handler revision's Implementation; an older revision's lacks fields
-    // (title, icons): the result goes down from the newest handshake revision, which has them.
-    const newest = newestHandshake();
-    if (wire.shims && newest && newest.name !== wire.info.name) {
-      try {
-        result = this.convert("result", "initialize", result, wire, newest.name, wire.info.name) as Record<
-          string,
-          unknown
-        >;
-      } catch (error) {
-        this.phase = "new";
-        reply(errorJson(id, INTERNAL_ERROR, `Internal error: ${(error as Error).message}`), { code: INTERNAL_ERROR });
-        return;
-      }
-    }
-    const check = wire.tables.results["initialize"];
-    const resultVerdict = check ? run(check, result) : { valid: true as const };
-    if (!resultVerdict.valid) {
+    });
+    if ("error" in built) {
       this.phase = "new";
-      const problem = resultVerdict.errors[0]!;
-      const why = `Internal error: the server's initialize result is invalid at ${problem.path || "/"}: ${problem.message}`;
-      this.host.logger("error", why);
-      reply(errorJson(id, INTERNAL_ERROR, why), { code: INTERNAL_ERROR });
+      this.host.logger("error", built.error);
+      reply(errorJson(id, INTERNAL_ERROR, built.error), { code: INTERNAL_ERROR });
       return;
     }
-    this.sessionScope = {
-      wire,
-      perRequest: false,
-      clientCapabilities: params["capabilities"] ?? {},
-      clientInfo: params["clientInfo"] as Implementation | undefined,
-      logThreshold: undefined,
-      serverCapabilities: capabilities,
-    };
+    this.sessionScope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
     this.envelope = wire.tables.envelope;
     this.phase = "ready";
     this.remember(id);
-    reply(resultJson(id, JSON.stringify(result)));
+    reply(resultJson(id, JSON.stringify(built.result)));
   }
 
   /**
@@ -664,14 +616,7 @@ export class Session {
     const info = this.host.served.forVersion(protocolVersion);
     if (!info || info.lifecycle !== "initialize" || this.phase !== "new") return false;
     const adopt = (wire: Wire) => {
-      this.sessionScope = {
-        wire,
-        perRequest: false,
-        clientCapabilities: {},
-        clientInfo: undefined,
-        logThreshold: undefined,
-        serverCapabilities: this.host.capabilitiesFor(wire),
-      };
+      this.sessionScope = sessionScope(wire, {}, undefined, this.host.capabilitiesFor(wire));
       this.envelope = wire.tables.envelope;
       this.phase = "initialized";
     };
@@ -738,19 +683,17 @@ export class Session {
 
   private receiveResponse(message: Record<string, unknown>, classification: Classification): void {
     const id = classification.kind === "result" || classification.kind === "error" ? classification.id : undefined;
-    const pending = id === undefined ? undefined : this.outgoing.get(id);
-    if (!pending || id === undefined || !this.sessionScope) {
+    const pending = id === undefined || !this.sessionScope ? undefined : this.outgoing.take(id);
+    if (!pending) {
       this.host.logger("debug", `ignored a response to unknown request id ${JSON.stringify(id)}`);
       return;
     }
-    this.outgoing.delete(id);
-    pending.cleanup();
     if (classification.kind === "error") {
       const error = message["error"] as { code: number; message: string; data?: unknown };
       pending.reject(new ClientError(error.code, error.message, error.data));
       return;
     }
-    const wire = this.sessionScope.wire;
+    const wire = this.sessionScope!.wire;
     const verdict = checkMessage(message, wire.tables, pending.method);
     if (!verdict.result.valid) {
       const problem = verdict.result.errors[0]!;
@@ -766,7 +709,7 @@ export class Session {
       const result = message["result"];
       pending.resolve(
         wire.shims
-          ? this.convert("result", pending.method, result, wire, wire.info.name, handlerRevision.name)
+          ? convert(this.host.logger, "result", pending.method, result, wire, wire.info.name, handlerRevision.name)
           : result,
       );
     } catch (error) {
@@ -775,40 +718,6 @@ export class Session {
   }
 
   // --- multi round-trip input ---------------------------------------------------
-
-  private readonly takesInputCache = new Map<string, boolean>();
-
-  /**
-   * Whether a request at this scope can be answered with InputRequiredResult:
-   * its revision carries input requests in results (RevisionInfo.inputRequests)
-   * and the method's result type admits one (its ResultResponse's union).
-   */
-  private takesInput(scope: Scope, method: string): boolean {
-    if (!scope.wire.info.inputRequests) return false;
-    let takes = this.takesInputCache.get(method);
-    if (takes === undefined) {
-      const check = handlerTables.results[method];
-      takes = check !== undefined && test(check, { resultType: "input_required", requestState: "probe" });
-      this.takesInputCache.set(method, takes);
-    }
-    return takes;
-  }
-
-  /** The input a retried request brings: verified requestState and the inputResponses. */
-  private openRound(method: string, params: unknown, scope: Scope): { round: InputRound } | { error: string } {
-    const codec = this.host.requestState;
-    const token = isObject(params) ? params["requestState"] : undefined;
-    const fits = (m: string, answer: unknown) => {
-      const check = handlerTables.results[m];
-      return check === undefined || test(check, answer);
-    };
-    const responses = inputResponsesOf(params);
-    if (typeof token !== "string") return { round: new InputRound({ ...responses }, undefined, 0, fits) };
-    const opened = codec.open(token, method, requestDigest(params));
-    if (!opened.ok) return { error: opened.reason };
-    void scope;
-    return { round: new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits) };
-  }
 
   /** @internal Whether the context's input request travels in an InputRequiredResult. */
   asksByInputRequest(inflight: Inflight, method: string): boolean {
@@ -824,74 +733,45 @@ export class Session {
       throw new RequestRefusedError(
         `${method}: ${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name} (its result cannot be InputRequiredResult)`,
       );
-    this.requireClientCapability(inflight.scope, method);
+    requireClientCapability(inflight.scope, method);
     return inflight.round.answer(method, params);
-  }
-
-  /** MissingClientCapabilityError unless the request's client declared what `method` needs. */
-  private requireClientCapability(scope: Scope, method: string): void {
-    const entry = hasOwn(scope.wire.tables.methods, method) ? scope.wire.tables.methods[method] : undefined;
-    const capability = entry?.capability;
-    if (!capability || declared(scope.clientCapabilities, capability)) return;
-    const required: Record<string, unknown> = {};
-    let node = required;
-    capability.path.forEach((key, i) => {
-      node[key] = i === capability.path.length - 1 ? {} : (node = {} as Record<string, unknown>);
-    });
-    throw new MissingClientCapabilityError(required as ClientCapabilities);
   }
 
   /** Ends a round: InputRequiredResult with the requests asked for and a signed requestState. */
   private sendInputRequired(
     inflight: Inflight,
-    requests: readonly { key: string; request: InputRequestSpec }[],
+    asked: readonly { key: string; request: InputRequestSpec }[],
     state: unknown,
   ): void {
     const { scope } = inflight;
-    const round = inflight.round!;
-    const inputRequests: Record<string, unknown> = {};
+    let result: Record<string, unknown>;
     try {
-      for (const { key, request } of requests) {
-        this.requireClientCapability(scope, request.method);
-        const params =
-          scope.wire.shims && request.params !== undefined
-            ? this.convert(
+      result = inputRequiredResult(
+        this.host.requestState,
+        scope,
+        { method: inflight.method, params: inflight.params, round: inflight.round! },
+        asked,
+        state,
+        (method, params) =>
+          scope.wire.shims
+            ? convert(
+                this.host.logger,
                 "params",
-                request.method,
-                request.params,
+                method,
+                params,
                 scope.wire,
                 handlerRevision.name,
                 scope.wire.info.name,
               )
-            : request.params;
-        inputRequests[key] = params === undefined ? { method: request.method } : { method: request.method, params };
-      }
+            : params,
+        this.host.serverInfoInResults ? this.host.info : undefined,
+      );
     } catch (error) {
       this.fail(inflight, error);
       return;
     }
-    const codec = this.host.requestState;
-    const requestState = codec.seal({
-      m: inflight.method,
-      d: requestDigest(inflight.params),
-      x: Date.now() + codec.ttlMs,
-      a: round.answers,
-      ...(state !== undefined ? { s: state } : {}),
-      n: round.round + 1,
-    });
     if (!this.finish(inflight)) return;
-    // basic/patterns/mrtr#inputrequiredresult: interim results carry no caching hints.
-    const result: Record<string, unknown> = { resultType: "input_required", inputRequests, requestState };
-    if (this.host.serverInfoInResults) result["_meta"] = { [META_SERVER_INFO]: this.host.info };
-    const verdict = run(scope.wire.tables.results[inflight.method]!, result);
-    if (!verdict.valid) {
-      const problem = verdict.errors[0]!;
-      const why = `Internal error: the server's input requests for ${inflight.method} are invalid at ${problem.path || "/"}: ${problem.message}`;
-      this.host.logger("error", why);
-      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, why), { code: INTERNAL_ERROR });
-      return;
-    }
-    inflight.reply(resultJson(inflight.id, JSON.stringify(result)));
+    this.replyEncoded(inflight, encodeWireResult(inflight.method, scope.wire, result));
   }
 
   /**
@@ -921,12 +801,7 @@ export class Session {
     ).then(
       (answers) => {
         if (!this.inflight.has(inflight.id)) return;
-        inflight.round = new InputRound(
-          { ...(previous?.answers ?? {}), ...Object.fromEntries(answers) },
-          asked.requestState,
-          rounds,
-          () => true,
-        );
+        inflight.round = nextRound(previous, Object.fromEntries(answers), asked.requestState);
         this.invoke(inflight, handler, false);
       },
       (error) => this.fail(inflight, error),
@@ -956,7 +831,21 @@ export class Session {
       return;
     }
     if (!this.finish(inflight)) return;
-    const encoded = core ? this.encodeCoreResult(inflight, result) : this.encodeResult(inflight, result);
+    this.replyEncoded(
+      inflight,
+      core
+        ? encodeWireResult(inflight.method, inflight.scope.wire, result)
+        : encodeResult(
+            this.host.logger,
+            inflight.method,
+            inflight.scope,
+            result,
+            this.host.serverInfoInResults ? this.host.info : undefined,
+          ),
+    );
+  }
+
+  private replyEncoded(inflight: Inflight, encoded: { json: string } | { error: string }): void {
     if ("error" in encoded) {
       this.host.logger("error", encoded.error);
       inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, encoded.error), { code: INTERNAL_ERROR });
@@ -975,7 +864,7 @@ export class Session {
           : error.code;
       const json =
         code === error.code
-          ? this.convertError(inflight, code, error.message, error.data)
+          ? encodeError(inflight.id, inflight.method, inflight.scope.wire, code, error.message, error.data)
           : errorJson(inflight.id, code, error.message, error.data);
       inflight.reply(json, { code });
       return;
@@ -986,7 +875,10 @@ export class Session {
       `${inflight.method} handler failed: ${message}`,
       error instanceof Error ? error.stack : undefined,
     );
-    inflight.reply(this.convertError(inflight, INTERNAL_ERROR, `Internal error: ${message}`), { code: INTERNAL_ERROR });
+    inflight.reply(
+      encodeError(inflight.id, inflight.method, inflight.scope.wire, INTERNAL_ERROR, `Internal error: ${message}`),
+      { code: INTERNAL_ERROR },
+    );
   }
 
   /** Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
@@ -1011,101 +903,6 @@ export class Session {
     this.finishedIds.add(id);
   }
 
-  /**
-   * A handler's result, completed with what every result of the handler
-   * revision carries (resultType; serverInfo on per-request revisions, basic/index#meta),
-   * checked against the handler revision's schema (a bad result is the
-   * server's bug, reported as -32603, never sent) and converted to the wire revision.
-   */
-  private encodeResult(inflight: Inflight, result: unknown): { json: string } | { error: string } {
-    const { method, scope } = inflight;
-    let value = result;
-    if (isObject(result)) {
-      let completed = result;
-      // basic/index#resulttype: "complete" for ordinary results.
-      if (completed["resultType"] === undefined) completed = { ...completed, resultType: "complete" };
-      if (scope.perRequest && this.host.serverInfoInResults) {
-        const meta = isObject(completed["_meta"]) ? completed["_meta"] : undefined;
-        completed = { ...completed, _meta: { ...meta, [META_SERVER_INFO]: this.host.info } };
-      }
-      value = completed;
-    }
-    // The method's own result type, not the union its response admits: InputRequiredResult
-    // constrains no field a complete result lacks, so the union would take anything.
-    const type = handlerTables.methods[method]?.result;
-    const check = type ? handlerTables.checks[type] : handlerTables.results[method];
-    if (check) {
-      const verdict = run(check, value);
-      if (!verdict.valid) {
-        const problem = verdict.errors[0]!;
-        return {
-          error: `Internal error: the server's ${method} result is invalid at ${problem.path || "/"}: ${problem.message}`,
-        };
-      }
-    }
-    let onWire = value;
-    if (scope.wire.shims) {
-      try {
-        onWire = this.convert("result", method, value, scope.wire, handlerRevision.name, scope.wire.info.name);
-      } catch (error) {
-        return { error: `Internal error: ${(error as Error).message}` };
-      }
-    }
-    return { json: JSON.stringify(onWire) };
-  }
-
-  /** A core method's result: already in the wire revision's shape; checked against it. */
-  private encodeCoreResult(inflight: Inflight, result: unknown): { json: string } | { error: string } {
-    const check = inflight.scope.wire.tables.results[inflight.method];
-    if (check) {
-      const verdict = run(check, result);
-      if (!verdict.valid) {
-        const problem = verdict.errors[0]!;
-        return {
-          error: `Internal error: the server's ${inflight.method} result is invalid at ${problem.path || "/"}: ${problem.message}`,
-        };
-      }
-    }
-    return { json: JSON.stringify(result) };
-  }
-
-  private convertError(inflight: Inflight, code: number, message: string, data?: unknown): string {
-    const json = errorJson(inflight.id, code, message, data);
-    const shims = inflight.scope.wire.shims;
-    if (!shims) return json;
-    // Error codes can change meaning between revisions (the shim overlay maps them).
-    try {
-      const converted = shims.convert(JSON.parse(json), {
-        from: handlerRevision.name,
-        to: inflight.scope.wire.info.name,
-        method: inflight.method,
-      });
-      return JSON.stringify(converted.message);
-    } catch {
-      return json;
-    }
-  }
-
-  // --- conversions ------------------------------------------------------------
-
-  private convert(
-    what: "params" | "result",
-    method: string,
-    value: unknown,
-    wire: Wire,
-    from: string,
-    to: string,
-  ): unknown {
-    const shims = wire.shims!;
-    const converted =
-      what === "params"
-        ? shims.convertParams(method, value, { from, to })
-        : shims.convertResult(method, value, { from, to });
-    if (converted.changes.length > 0)
-      this.host.logger("debug", `${method} ${what} converted from ${from} to ${to}`, converted.changes);
-    return converted.message;
-  }
-
   // --- outgoing ---------------------------------------------------------------
 
   /**
@@ -1125,7 +922,15 @@ export class Session {
     let onWire = params;
     if (at!.wire.shims && params !== undefined) {
       try {
-        onWire = this.convert("params", method, params, at!.wire, handlerRevision.name, at!.wire.info.name);
+        onWire = convert(
+          this.host.logger,
+          "params",
+          method,
+          params,
+          at!.wire,
+          handlerRevision.name,
+          at!.wire.info.name,
+        );
       } catch (error) {
         this.host.logger("warning", `not sent: ${(error as Error).message}`);
         return false;
@@ -1150,41 +955,29 @@ export class Session {
     let onWire = params;
     if (scope.wire.shims) {
       try {
-        onWire = this.convert("params", method, params, scope.wire, handlerRevision.name, scope.wire.info.name);
+        onWire = convert(
+          this.host.logger,
+          "params",
+          method,
+          params,
+          scope.wire,
+          handlerRevision.name,
+          scope.wire.info.name,
+        );
       } catch (error) {
         return Promise.reject(error instanceof ShimError ? new RequestRefusedError(error.message) : error);
       }
     }
-    const id = this.nextOutgoingId++;
-    const timeoutMs = options.timeoutMs ?? this.host.requestTimeoutMs;
-    return new Promise((resolve, reject) => {
-      const cancel = (reason: string) => {
-        if (this.outgoing.delete(id)) {
-          cleanup();
-          // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
-          this.notify("notifications/cancelled", { requestId: id, reason }, options.channel);
-        }
-      };
-      const timer = setTimeout(() => {
-        cancel(`timed out after ${timeoutMs} ms`);
-        reject(new RequestTimeoutError(method, id, timeoutMs));
-      }, timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-      const onAbort = () => {
-        cancel(String(options.signal?.reason ?? "aborted"));
-        reject(new RequestRefusedError(`${method} was aborted`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-      };
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      this.outgoing.set(id, { method, resolve, reject, cleanup });
-      const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
-      (options.channel ?? this.defaultChannel).send(
-        `{${JSONRPC},"id":${id},"method":${JSON.stringify(method)}${paramsJson}}`,
-      );
-    });
+    const channel = options.channel ?? this.defaultChannel;
+    const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
+    return this.outgoing.send(
+      method,
+      (id) => channel.send(`{${JSONRPC},"id":${id},"method":${JSON.stringify(method)}${paramsJson}}`),
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeoutMs: options.timeoutMs ?? this.host.requestTimeoutMs,
+      },
+    );
   }
 
   /** Why the server may not send `method` at `scope` now, or undefined when it may. */
@@ -1258,11 +1051,7 @@ export class Session {
   }
 
   private rejectOutgoing(why: string): void {
-    for (const pending of this.outgoing.values()) {
-      pending.cleanup();
-      pending.reject(new RequestRefusedError(`${pending.method}: ${why}`));
-    }
-    this.outgoing.clear();
+    this.outgoing.rejectAll(why);
   }
 
   private settleIdle(): void {
@@ -1287,8 +1076,7 @@ export class Session {
   /** @internal Ends a long-lived request with a result (subscriptions/listen's graceful end). */
   complete(inflight: Inflight, result: unknown): void {
     if (!this.finish(inflight)) return;
-    const encoded = this.encodeCoreResult(inflight, result);
-    if ("json" in encoded) inflight.reply(resultJson(inflight.id, encoded.json));
+    this.replyEncoded(inflight, encodeWireResult(inflight.method, inflight.scope.wire, result));
   }
 }
 
@@ -1314,11 +1102,6 @@ function metaProblem(message: Record<string, unknown>): (Era & { kind: "refused"
   };
 }
 
-/** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
-function newestHandshake(): RevisionInfo | undefined {
-  return generatedRevisions.filter((r) => r.lifecycle === "initialize").at(-1);
-}
-
 /** Whether a message gets exactly one reply: it holds a request or is invalid. */
 function expectsReply(classification: Classification): boolean {
   switch (classification.kind) {
@@ -1330,16 +1113,6 @@ function expectsReply(classification: Classification): boolean {
     default:
       return false;
   }
-}
-
-/** Whether a capabilities object declares the capability at `path` (a present, non-false value). */
-export function declared(capabilities: unknown, requirement: CapabilityRequirement): boolean {
-  let value: unknown = capabilities;
-  for (const key of requirement.path) {
-    if (!isObject(value)) return false;
-    value = value[key];
-  }
-  return value !== undefined && value !== null && value !== false;
 }
 
 function describe(classification: Classification & { kind: "invalid" }): string {
