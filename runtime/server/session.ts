@@ -305,7 +305,7 @@ export class Session {
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
         return;
       case "per-request":
-        this.withWire(era.info, reply, (wire) =>
+        this.withWire(era.info, id, reply, (wire) =>
           this.handle(message, method, id, reply, channel, this.requestScope(wire, message)),
         );
         return;
@@ -338,7 +338,7 @@ export class Session {
       );
       return;
     }
-    this.withWire(newest, reply, (wire) =>
+    this.withWire(newest, id, reply, (wire) =>
       this.handle(
         message,
         method,
@@ -365,8 +365,17 @@ export class Session {
     };
   }
 
-  /** Runs `then` with a revision's wire, loading it first (later messages wait, in order). */
-  private withWire(info: RevisionInfo, reply: Inflight["reply"], then: (wire: Wire) => void): void {
+  /**
+   * Runs `then` with a revision's wire, loading it first (later messages wait,
+   * in order); a revision that cannot load fails request `id` with -32603.
+   */
+  private withWire(
+    info: RevisionInfo,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: Wire) => void,
+    failed: () => void = () => {},
+  ): void {
     const wire = loadedWire(info);
     if (wire) {
       then(wire);
@@ -376,8 +385,9 @@ export class Session {
     loadWire(info)
       .then(then)
       .catch((error: unknown) => {
+        failed();
         this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
-        reply(errorJson(undefined, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
+        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
           code: INTERNAL_ERROR,
         });
       })
@@ -545,7 +555,7 @@ export class Session {
     }
     if (typeof requested !== "string") {
       // Let the generated check name what is wrong with the request.
-      this.withWire(info, reply, (wire) =>
+      this.withWire(info, id, reply, (wire) =>
         reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
           code: INVALID_PARAMS,
         }),
@@ -553,23 +563,13 @@ export class Session {
       return;
     }
     this.phase = "initializing";
-    const complete = (wire: Wire) => this.completeInitialize(wire, message, id, reply);
-    const wire = loadedWire(info);
-    if (wire) {
-      complete(wire);
-      return;
-    }
-    this.backlog = [];
-    loadWire(info)
-      .then(complete)
-      .catch((error: unknown) => {
-        this.phase = "new";
-        this.host.logger("error", `cannot initialize at protocol revision ${info.name}`, String(error));
-        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot initialize at protocol revision ${info.name}`), {
-          code: INTERNAL_ERROR,
-        });
-      })
-      .finally(() => this.drainBacklog());
+    this.withWire(
+      info,
+      id,
+      reply,
+      (wire) => this.completeInitialize(wire, message, id, reply),
+      () => (this.phase = "new"),
+    );
   }
 
   private completeInitialize(
