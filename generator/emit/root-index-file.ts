@@ -3,6 +3,7 @@
 import type { RevisionModel } from "../model/types.js";
 import type { GeneratedFile } from "./printer.js";
 import { revisionInfo } from "./revision-file.js";
+import { stepFile } from "./shims-files.js";
 
 export function emitRootIndex(file: GeneratedFile, models: readonly RevisionModel[]): void {
   const infos = models.map(revisionInfo);
@@ -12,6 +13,21 @@ export function emitRootIndex(file: GeneratedFile, models: readonly RevisionMode
       (m) =>
         `${JSON.stringify(m.revision)}: () => import(${JSON.stringify(`./${m.revision}/validators.js`)}).then((m) => m.messageTables),`,
     )
+    .join("\n");
+  const shapes = file.importType("mcpgen/runtime", "RevisionShapes");
+  const stepPlan = file.importType("mcpgen/runtime", "StepPlan");
+  const shapeLoaders = models
+    .map(
+      (m) =>
+        `${JSON.stringify(m.revision)}: () => import(${JSON.stringify(`./shims/${m.revision}.js`)}).then((m) => m.shapes),`,
+    )
+    .join("\n");
+  const stepLoaders = models
+    .slice(1)
+    .map((m, i) => {
+      const step = stepFile(models[i]!.revision, m.revision);
+      return `${JSON.stringify(step)}: () => import(${JSON.stringify(`./shims/${step}.js`)}).then((m) => ({ upgrade: m.upgrade, downgrade: m.downgrade })),`;
+    })
     .join("\n");
   file.print(`
     /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
@@ -29,5 +45,18 @@ export function emitRootIndex(file: GeneratedFile, models: readonly RevisionMode
 
     /** Loads the version shims (every revision's shapes): needed only when two peers speak different revisions. */
     export const loadShims = () => import("./shims/index.js");
+
+    /**
+     * Loads one revision's shapes for the shims, so that converting between two
+     * revisions loads only the revisions on the way.
+     */
+    export const loadShimShapes: { readonly [R in RevisionName]: () => Promise<${shapes}> } = {
+      ${shapeLoaders}
+    };
+
+    /** Loads one adjacent step's plans, by "<older>--<newer>". */
+    export const loadShimStep: { readonly [step: string]: () => Promise<{ upgrade: ${stepPlan}; downgrade: ${stepPlan} }> } = {
+      ${stepLoaders}
+    };
   `);
 }

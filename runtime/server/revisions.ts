@@ -1,11 +1,31 @@
 // Which revisions a server speaks, version negotiation, and the wire side of a
 // request: the revision's generated tables and, when it is not the handler
 // revision, the generated shims. All of it is read from generated/.
-import { loadMessageTables, loadShims, revisions } from "../../generated/index.js";
+import {
+  loadMessageTables,
+  loadShimShapes,
+  loadShimStep,
+  revisions,
+  type RevisionName,
+} from "../../generated/index.js";
 import type { MessageTables, RevisionInfo } from "../index.js";
+import {
+  convertMessage,
+  convertParams,
+  convertResult,
+  type ConvertOptions,
+  type Converted,
+  type ShimTables,
+} from "../shims.js";
+import { shimRules } from "../shim-rules.js";
 import { handlerRevision, handlerTables } from "./handler-revision.js";
 
-export type Shims = Awaited<ReturnType<typeof loadShims>>;
+/** Conversions between the revisions one wire needs (the generated shims of the steps between them). */
+export interface Shims {
+  convertParams(method: string, params: unknown, options: Omit<ConvertOptions, "method">): Converted;
+  convertResult(method: string, result: unknown, options: Omit<ConvertOptions, "method">): Converted;
+  convert(message: unknown, options: ConvertOptions): Converted;
+}
 
 /** Every generated revision, oldest first. */
 export const generatedRevisions: readonly RevisionInfo[] = revisions;
@@ -84,6 +104,30 @@ export function loadedWire(info: RevisionInfo): Wire | undefined {
   return info.name === handlerRevision.name ? handlerWire : loaded.get(info.name);
 }
 
+/**
+ * The shims between the handler revision and `name`: only the revisions on
+ * the way and the steps between them are loaded (a 2025-11-25 client loads
+ * 2025-11-25 and 2026-07-28, not every revision's shapes).
+ */
+async function loadPathShims(name: string): Promise<Shims> {
+  const names: readonly RevisionName[] = revisions.map((r) => r.name);
+  const [a, b] = [names.indexOf(name as RevisionName), names.indexOf(handlerRevision.name)].sort((x, y) => x - y) as [
+    number,
+    number,
+  ];
+  const on = names.slice(a, b + 1);
+  const [shapes, steps] = await Promise.all([
+    Promise.all(on.map((n) => loadShimShapes[n]())),
+    Promise.all(on.slice(1).map((n, i) => loadShimStep[`${on[i]}--${n}`]!())),
+  ]);
+  const tables: ShimTables = { revisions: shapes, steps, rules: shimRules };
+  return {
+    convertParams: (method, params, options) => convertParams(tables, method, params, options),
+    convertResult: (method, result, options) => convertResult(tables, method, result, options),
+    convert: (message, options) => convertMessage(tables, message, options),
+  };
+}
+
 /** Loads a revision's tables (and the shims when needed) once per process. */
 export function loadWire(info: RevisionInfo): Promise<Wire> {
   const ready = loadedWire(info);
@@ -91,7 +135,7 @@ export function loadWire(info: RevisionInfo): Promise<Wire> {
   let wire = loading.get(info.name);
   if (!wire) {
     const load = loadMessageTables[info.name as keyof typeof loadMessageTables];
-    wire = Promise.all([load(), loadShims()]).then(([tables, shims]) => {
+    wire = Promise.all([load(), loadPathShims(info.name)]).then(([tables, shims]) => {
       const done = { info, tables, shims };
       loaded.set(info.name, done);
       return done;

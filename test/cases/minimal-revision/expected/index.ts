@@ -2,7 +2,7 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type { MessageTables, RevisionInfo } from "mcpgen/runtime";
+import type { MessageTables, RevisionInfo, RevisionShapes, StepPlan } from "mcpgen/runtime";
 
 /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
 export const revisions = [
@@ -32,3 +32,16 @@ export const loadMessageTables: { readonly [R in RevisionName]: () => Promise<Me
 
 /** Loads the version shims (every revision's shapes): needed only when two peers speak different revisions. */
 export const loadShims = () => import("./shims/index.js");
+
+/**
+ * Loads one revision's shapes for the shims, so that converting between two
+ * revisions loads only the revisions on the way.
+ */
+export const loadShimShapes: { readonly [R in RevisionName]: () => Promise<RevisionShapes> } = {
+  "minimal-revision": () => import("./shims/minimal-revision.js").then((m) => m.shapes),
+};
+
+/** Loads one adjacent step's plans, by "<older>--<newer>". */
+export const loadShimStep: {
+  readonly [step: string]: () => Promise<{ upgrade: StepPlan; downgrade: StepPlan }>;
+} = {};
