@@ -179,13 +179,13 @@ export function convertStep(
   value: unknown,
   changes: ShimChange[] = [],
 ): Converted {
-  const tables: ShimTables = { revisions: [source, target], steps: [], rules };
   requireMethod(target, method, plan, what === "params" ? "/method" : "");
   if (value !== undefined) {
     const shortcut = shortcutFor(rules, plan, source, target, what, method);
     const taken = shortcut ? takeShortcut(shortcut, value, what, changes) : NOT_TAKEN;
     if (taken !== NOT_TAKEN) return { message: taken, changes };
   }
+  const tables: ShimTables = { revisions: [source, target], steps: [], rules };
   const walk = new Walk(tables, plan, source, target, changes, `/${what}`);
   const table = what === "params" ? "params" : "results";
   const converted =
@@ -222,21 +222,42 @@ function convertPart(
 ): Converted {
   const changes: ShimChange[] = [];
   let current = value;
-  asked(options, () => {
-    for (const plan of path(tables, options.from, options.to)) {
-      current = convertStep(
-        tables.rules,
-        plan,
-        revision(tables, plan.from),
-        revision(tables, plan.to),
-        what,
-        method,
-        current,
-        changes,
-      ).message;
-    }
-  });
+  const steps = route(tables, options.from, options.to);
+  try {
+    for (const { plan, source, target } of steps)
+      current = convertStep(tables.rules, plan, source, target, what, method, current, changes).message;
+  } catch (error) {
+    if (error instanceof ShimError && (error.from !== options.from || error.to !== options.to))
+      throw new ShimError(error.reason, options.from, options.to, error.path);
+    throw error;
+  }
   return { message: current, changes };
+}
+
+/** The steps from one revision to another with their shapes, computed once per pair (tables never change). */
+const routes = new WeakMap<
+  ShimTables,
+  Map<string, readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[]>
+>();
+
+function route(
+  tables: ShimTables,
+  from: string,
+  to: string,
+): readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[] {
+  let byPair = routes.get(tables);
+  if (!byPair) routes.set(tables, (byPair = new Map()));
+  const key = `${from} ${to}`;
+  let found = byPair.get(key);
+  if (!found) {
+    found = path(tables, from, to).map((plan) => ({
+      plan,
+      source: revision(tables, plan.from),
+      target: revision(tables, plan.to),
+    }));
+    byPair.set(key, found);
+  }
+  return found;
 }
 
 function convertMessageStep(
@@ -347,7 +368,10 @@ interface Shortcut {
 }
 
 const NOT_TAKEN: unique symbol = Symbol("mcpgen.shims.not-taken");
-const shortcuts = new WeakMap<StepPlan, Map<string, Shortcut | null>>();
+const shortcuts = new WeakMap<
+  StepPlan,
+  { readonly params: Map<string, Shortcut | null>; readonly result: Map<string, Shortcut | null> }
+>();
 
 function shortcutFor(
   rules: ShimTables["rules"],
@@ -357,13 +381,13 @@ function shortcutFor(
   what: "params" | "result",
   method: string,
 ): Shortcut | null {
-  let cache = shortcuts.get(plan);
-  if (!cache) shortcuts.set(plan, (cache = new Map()));
-  const key = `${what} ${method}`;
-  let found = cache.get(key);
+  let byPart = shortcuts.get(plan);
+  if (!byPart) shortcuts.set(plan, (byPart = { params: new Map(), result: new Map() }));
+  const cache = byPart[what];
+  let found = cache.get(method);
   if (found === undefined) {
     found = buildShortcut(rules, plan, source, target, what, method);
-    cache.set(key, found);
+    cache.set(method, found);
   }
   return found;
 }
@@ -444,19 +468,22 @@ function takeShortcut(shortcut: Shortcut, value: unknown, what: "params" | "resu
     if (error === SHORTCUT_CHANGED) return NOT_TAKEN;
     throw error;
   }
-  let out: Record<string, unknown> | undefined;
+  let dropping = false;
   for (let i = 0; i < shortcut.drop.length; i++) {
     const key = shortcut.drop[i]!;
     if (value[key] === undefined) continue;
-    out ??= { ...value };
-    delete out[key];
+    dropping = true;
     changes.push({
       path: `/${what}/${escape(key)}`,
       change: "dropped",
       detail: `${shortcut.owners[i]}.${key} does not exist in ${shortcut.to}`,
     });
   }
-  return out ?? value;
+  if (!dropping) return value;
+  // A copy without the dropped members (delete would turn the object into a slow dictionary).
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (!shortcut.drop.includes(key)) out[key] = value[key];
+  return out;
 }
 
 /**

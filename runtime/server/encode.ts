@@ -43,10 +43,11 @@ export function resultProblem(check: Check | undefined, value: unknown, what: st
 }
 
 /**
- * A handler's result, completed with what every result of the handler
- * revision carries (resultType; serverInfo on per-request revisions,
- * basic/index#meta), checked against the handler revision's schema and
- * converted to the wire revision.
+ * A handler's result on its way to the wire. On a per-request revision it is
+ * completed with what every result carries there: resultType, and serverInfo
+ * in _meta (basic/index#meta). It is checked against the schema before it is
+ * sent: at the handler revision when that is the wire's, else after the
+ * conversion, at the wire revision (one check either way).
  */
 export function encodeResult(
   logger: ServerLogger,
@@ -55,35 +56,69 @@ export function encodeResult(
   result: unknown,
   serverInfo: unknown,
 ): Encoded {
-  let value = result;
-  if (isObject(result)) {
-    let completed = result;
+  const wire = scope.wire;
+  if (scope.perRequest && isObject(result) && result["resultType"] === undefined) {
+    // The handler's result object is the runtime's to complete (McpServer builds each one anew).
     // basic/index#resulttype: "complete" for ordinary results.
-    if (completed["resultType"] === undefined) completed = { ...completed, resultType: "complete" };
-    if (scope.perRequest && serverInfo !== undefined) {
-      const meta = isObject(completed["_meta"]) ? completed["_meta"] : undefined;
-      completed = { ...completed, _meta: { ...meta, [META_SERVER_INFO]: serverInfo } };
-    }
-    value = completed;
+    if (Object.isExtensible(result)) result["resultType"] = "complete";
+    else result = { ...result, resultType: "complete" };
   }
-  // The method's own result type, not the union its response admits: InputRequiredResult
-  // constrains no field a complete result lacks, so the union would take anything.
-  const type = handlerTables.methods[method]?.result;
+  const info = scope.perRequest ? serverInfo : undefined;
+  if (!wire.shims) {
+    const problem = handlerProblem(method, result);
+    if (problem) return { error: problem };
+    return { json: withServerInfo(result, info) };
+  }
+  let onWire: unknown;
+  try {
+    onWire = convert(logger, "result", method, result, wire, handlerRevision.name, wire.info.name);
+  } catch (error) {
+    // A result that cannot be converted is most often one that breaks its own schema: say so if it does.
+    return { error: handlerProblem(method, result) ?? `Internal error: ${(error as Error).message}` };
+  }
+  const type = wire.tables.methods[method]?.result;
   const problem = resultProblem(
-    type ? handlerTables.checks[type] : handlerTables.results[method],
-    value,
+    type ? wire.tables.checks[type] : wire.tables.results[method],
+    onWire,
     `${method} result`,
   );
   if (problem) return { error: problem };
-  let onWire = value;
-  if (scope.wire.shims) {
-    try {
-      onWire = convert(logger, "result", method, value, scope.wire, handlerRevision.name, scope.wire.info.name);
-    } catch (error) {
-      return { error: `Internal error: ${(error as Error).message}` };
-    }
+  return { json: withServerInfo(onWire, info) };
+}
+
+/**
+ * What is wrong with a result at the handler revision: checked against the
+ * method's own result type, not the union its response admits
+ * (InputRequiredResult constrains no field a complete result lacks, so the
+ * union would take anything).
+ */
+function handlerProblem(method: string, result: unknown): string | undefined {
+  const type = handlerTables.methods[method]?.result;
+  return resultProblem(type ? handlerTables.checks[type] : handlerTables.results[method], result, `${method} result`);
+}
+
+/** The `_meta` member naming the server, as JSON text, per server identity (built once). */
+const serverInfoMembers = new WeakMap<object, string>();
+
+/**
+ * A result's JSON with `_meta["io.modelcontextprotocol/serverInfo"]`: spliced
+ * into the text when the result has no _meta (the common case; building an
+ * object with that key on every call costs more than the rest of the reply).
+ */
+function withServerInfo(result: unknown, serverInfo: unknown): string {
+  if (serverInfo === undefined || !isObject(result) || typeof serverInfo !== "object" || serverInfo === null)
+    return JSON.stringify(result);
+  if (result["_meta"] !== undefined) {
+    const meta = isObject(result["_meta"]) ? result["_meta"] : {};
+    return JSON.stringify({ ...result, _meta: { ...meta, [META_SERVER_INFO]: serverInfo } });
   }
-  return { json: JSON.stringify(onWire) };
+  let member = serverInfoMembers.get(serverInfo);
+  if (member === undefined) {
+    member = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(serverInfo)}}`;
+    serverInfoMembers.set(serverInfo, member);
+  }
+  const json = JSON.stringify(result);
+  return json === "{}" ? `{${member}}` : `${json.slice(0, -1)},${member}}`;
 }
 
 /** A result built in the wire revision's own shape (core methods, InputRequiredResult): checked against it. */

@@ -513,20 +513,26 @@ export class Session {
    * session's own (its negotiated capabilities and identity), not defaults.
    */
   private upgradeParams(method: string, params: unknown, scope: Scope): unknown {
-    let value = params;
     if (!scope.perRequest && isObject(params)) {
-      const meta = isObject(params["_meta"]) ? params["_meta"] : {};
-      value = {
-        ...params,
-        _meta: {
-          ...meta,
-          [META_PROTOCOL_VERSION]: handlerRevision.protocolVersion,
-          [META_CLIENT_CAPABILITIES]: scope.clientCapabilities ?? {},
-          ...(scope.clientInfo ? { [META_CLIENT_INFO]: scope.clientInfo } : {}),
-        },
-      };
+      // The parsed message is the session's: its params take the session's fields in place.
+      const meta = params["_meta"];
+      params["_meta"] = isObject(meta) ? { ...meta, ...this.sessionMeta(scope) } : this.sessionMeta(scope);
     }
-    return convert(this.host.logger, "params", method, value, scope.wire, scope.wire.info.name, handlerRevision.name);
+    return convert(this.host.logger, "params", method, params, scope.wire, scope.wire.info.name, handlerRevision.name);
+  }
+
+  private metaOfSession: Record<string, unknown> | undefined;
+
+  /** The per-request fields of the handshake session, built once (shared, never changed). */
+  private sessionMeta(scope: Scope): Record<string, unknown> {
+    if (!this.metaOfSession) {
+      const meta: Record<string, unknown> = {};
+      meta[META_PROTOCOL_VERSION] = handlerRevision.protocolVersion;
+      meta[META_CLIENT_CAPABILITIES] = scope.clientCapabilities ?? {};
+      if (scope.clientInfo) meta[META_CLIENT_INFO] = scope.clientInfo;
+      this.metaOfSession = Object.freeze(meta);
+    }
+    return this.metaOfSession;
   }
 
   private receiveInitialize(message: Record<string, unknown>, id: RequestId, reply: Inflight["reply"]): void {
