@@ -82,6 +82,9 @@ export interface SessionHost {
   closed(session: Session): void;
 }
 
+/** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
+const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
+
 /** Ids of finished requests are remembered this far back, so that a reused id is refused (basic#requests). */
 const REMEMBERED_IDS = 4096;
 /** URIs one handshake session may subscribe to (resources/subscribe). */
@@ -94,7 +97,7 @@ export class Session {
   /** The handshake session's scope, once initialize negotiated a revision. */
   private sessionScope: SessionScope | undefined;
   /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
-  private envelope: Envelope = { ...handlerWire.tables.envelope, batching: false };
+  private envelope: Envelope = FIRST_ENVELOPE;
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
   private readonly inflight = new Map<RequestId, Inflight>();

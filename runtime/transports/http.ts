@@ -606,9 +606,12 @@ function newSessionId(): string {
 /** The MCP request headers a per-request revision checks against the body, by lower-case name. */
 function mcpHeaders(request: IncomingMessage): { [name: string]: string } {
   const found: { [name: string]: string } = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || !(name.startsWith("mcp-") || name === "mcp-protocol-version")) continue;
-    found[name] = Array.isArray(value) ? value.join(", ") : value;
+  const headers = request.headers;
+  for (const name in headers) {
+    // Node lower-cases header names; MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* all start so.
+    if (name.charCodeAt(0) !== 109 /* m */ || !name.startsWith("mcp-")) continue;
+    const value = headers[name];
+    if (value !== undefined) found[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   return found;
 }
