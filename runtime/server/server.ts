@@ -596,14 +596,18 @@ export class McpServer implements SessionHost {
       return {};
     },
     // server/discover: every served revision, the capabilities in the request's revision, who the server is.
-    "server/discover": (_params, inflight) => ({
-      resultType: "complete",
-      supportedVersions: [...this.served.supportedVersions],
-      capabilities: inflight.scope.serverCapabilities,
-      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
-      ...this.cacheHint,
-      _meta: { [META_SERVER_INFO]: this.info },
-    }),
+    // A per-request client has no handshake to warm up after; its discover probe stands in for one.
+    "server/discover": (_params, inflight) => {
+      this.warmUp();
+      return {
+        resultType: "complete",
+        supportedVersions: [...this.served.supportedVersions],
+        capabilities: inflight.scope.serverCapabilities,
+        ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+        ...this.cacheHint,
+        _meta: { [META_SERVER_INFO]: this.info },
+      };
+    },
     "subscriptions/listen": (params, inflight, session) => this.listeners.listen(params, inflight, session),
   };
 
