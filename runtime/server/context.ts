@@ -48,6 +48,14 @@ export interface Channel {
    * per-request revisions (2026-07-28 basic/transports/streamable-http#server-validation).
    */
   readonly headers?: { readonly [name: string]: string };
+  /**
+   * The channel carries one request of its own (a per-request HTTP POST): its
+   * id belongs to the exchange, not to the connection, so the session does not
+   * track it by id; `onClose` tells it when the exchange ends early
+   * (cancellation by disconnect, basic/patterns/cancellation).
+   */
+  readonly isolated?: boolean;
+  onClose?(cancel: () => void): void;
 }
 
 /**
@@ -76,6 +84,8 @@ export interface Scope {
 export class Inflight {
   private controller: AbortController | undefined;
   cancelled = false;
+  /** Answered (or cancelled and ended): nothing more is sent for it. */
+  done = false;
   lastProgress = -Infinity;
 
   constructor(

@@ -101,6 +101,8 @@ export class Session {
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
   private readonly inflight = new Map<RequestId, Inflight>();
+  /** Requests in flight on isolated channels (not in `inflight`, whose ids are the connection's). */
+  private readonly isolated = new Set<Inflight>();
   private readonly finishedIds = new Set<RequestId>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
@@ -288,7 +290,7 @@ export class Session {
     }
     // basic#requests: an id must not match a request still in flight; a handshake session also
     // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
-    if (this.inflight.has(id) || (this.sessionScope && this.finishedIds.has(id))) {
+    if (!channel.isolated && (this.inflight.has(id) || (this.sessionScope && this.finishedIds.has(id)))) {
       reply(
         errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
         { code: INVALID_REQUEST },
@@ -298,7 +300,7 @@ export class Session {
     const headerVersion = channel.headers?.["mcp-protocol-version"];
     // initialize opens a handshake session, unless it states a per-request version: there it is
     // a method the revision does not have (-32601; Streamable HTTP 404).
-    if (method === "initialize" && !statesPerRequest(message, this.host.served, headerVersion)) {
+    if (method === "initialize" && !channel.isolated && !statesPerRequest(message, this.host.served, headerVersion)) {
       this.receiveInitialize(message, id, reply);
       return;
     }
@@ -483,7 +485,11 @@ export class Session {
       round,
       params ?? {},
     );
-    this.inflight.set(id, inflight);
+    if (channel.isolated) {
+      // Its id is the exchange's own (an HTTP POST): not tracked by id; closing the exchange cancels it.
+      this.isolated.add(inflight);
+      channel.onClose?.(() => inflight.cancel("the client closed the request's response"));
+    } else this.inflight.set(id, inflight);
     if (core)
       this.invoke(inflight, (p, context) => core(p as Record<string, unknown>, inflight, context.session), true);
     else this.invoke(inflight, handler!, false);
@@ -809,7 +815,7 @@ export class Session {
       ),
     ).then(
       (answers) => {
-        if (!this.inflight.has(inflight.id)) return;
+        if (inflight.done) return;
         inflight.round = nextRound(previous, Object.fromEntries(answers), asked.requestState);
         this.invoke(inflight, handler, false);
       },
@@ -821,7 +827,7 @@ export class Session {
 
   private succeed(inflight: Inflight, result: unknown, handler: MethodHandler, core: boolean): void {
     if (result instanceof InputRequired) {
-      if (!this.inflight.has(inflight.id) || inflight.cancelled) return;
+      if (inflight.done || inflight.cancelled) return;
       if (!inflight.scope.perRequest) return this.fulfil(inflight, result, handler);
       if (!inflight.round) {
         this.fail(
@@ -892,8 +898,10 @@ export class Session {
 
   /** Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
   private finish(inflight: Inflight): boolean {
-    if (this.inflight.get(inflight.id) !== inflight) return false;
-    this.inflight.delete(inflight.id);
+    if (inflight.done) return false;
+    inflight.done = true;
+    if (inflight.channel.isolated) this.isolated.delete(inflight);
+    else this.inflight.delete(inflight.id);
     if (!inflight.scope.perRequest) this.remember(inflight.id);
     if (this.idleWaiters.length > 0) queueMicrotask(() => this.settleIdle()); // after the reply is sent
     if (inflight.cancelled) {
@@ -1020,7 +1028,7 @@ export class Session {
 
   /** @internal Sends a progress notification for a request that carries a progress token. */
   progress(inflight: Inflight, progress: number, total?: number, message?: string): void {
-    if (inflight.progressToken === undefined || inflight.cancelled || !this.inflight.has(inflight.id)) return;
+    if (inflight.progressToken === undefined || inflight.cancelled || inflight.done) return;
     // basic/utilities/progress: "The progress value MUST increase with each notification".
     if (!(progress > inflight.lastProgress))
       throw new RangeError(`progress must increase: ${progress} after ${inflight.lastProgress}`);
@@ -1055,7 +1063,7 @@ export class Session {
    */
   inputEnded(): Promise<void> {
     this.rejectOutgoing("the client closed its side of the connection before answering");
-    if (this.inflight.size === 0 && !this.backlog) return Promise.resolve();
+    if (this.inflight.size === 0 && this.isolated.size === 0 && !this.backlog) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -1064,7 +1072,7 @@ export class Session {
   }
 
   private settleIdle(): void {
-    if (this.inflight.size > 0 || this.backlog || this.idleWaiters.length === 0) return;
+    if (this.inflight.size > 0 || this.isolated.size > 0 || this.backlog || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -1075,8 +1083,12 @@ export class Session {
     if (this.phase === "closed") return;
     this.phase = "closed";
     this.backlog = null;
-    for (const inflight of this.inflight.values()) inflight.cancel("the connection closed");
+    for (const inflight of [...this.inflight.values(), ...this.isolated]) {
+      inflight.cancel("the connection closed");
+      inflight.done = true; // nothing more is sent for it
+    }
     this.inflight.clear();
+    this.isolated.clear();
     this.rejectOutgoing("the connection closed before the client answered");
     this.settleIdle();
     this.host.closed(this);

@@ -181,6 +181,7 @@ const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], f
  * response before the reply is the request's cancellation (#cancellation).
  */
 class PerRequestExchange implements Channel {
+  readonly isolated = true;
   private stream: ResponseStream | null = null;
   private done = false;
 
@@ -190,12 +191,13 @@ class PerRequestExchange implements Channel {
     readonly headers: { readonly [name: string]: string },
     private readonly keepAliveMs: number,
     private readonly logger: McpServer["logger"],
-    private readonly onDone: () => void,
-  ) {
-    response.once("close", () => {
+  ) {}
+
+  onClose(cancel: () => void): void {
+    this.response.once("close", () => {
       if (this.done) return;
       this.done = true;
-      this.onDone();
+      cancel();
     });
   }
 
@@ -210,7 +212,6 @@ class PerRequestExchange implements Channel {
     } else {
       this.response.writeHead(statusOf(outcome), JSON_HEADERS).end(json);
     }
-    this.onDone();
   }
 
   send(json: string): void {
@@ -285,6 +286,7 @@ export class StreamableHttpTransport {
     this.sessions.clear();
     for (const session of this.legacy.values()) session.close();
     this.legacy.clear();
+    this.sharedSession?.close();
   }
 
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -371,20 +373,24 @@ export class StreamableHttpTransport {
     if (isObject(message) && message["method"] === undefined)
       // basic/transports/streamable-http#sending-messages: "The client MUST NOT send JSON-RPC responses."
       return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
-    // #session-management is gone: a per-request POST is served on a connection of its own.
-    const session = this.server.connect(() => {});
+    // #session-management is gone: per-request POSTs share one connection of the runtime's, each
+    // request isolated on its exchange (its id is its own; closing the response cancels it).
     const exchange = new PerRequestExchange(
       response,
       this.options.responseMode,
       mcpHeaders(request),
       this.options.keepAliveMs,
       this.server.logger,
-      () => session.close(),
     );
-    if (!session.receiveMessage(message, exchange)) {
-      session.close();
-      response.writeHead(202).end();
-    }
+    if (!this.perRequestSession().receiveMessage(message, exchange)) response.writeHead(202).end();
+  }
+
+  private sharedSession: Session | undefined;
+
+  /** The one session every per-request POST is received on (it never holds a handshake). */
+  private perRequestSession(): Session {
+    if (!this.sharedSession || this.sharedSession.isClosed) this.sharedSession = this.server.connect(() => {});
+    return this.sharedSession;
   }
 
   private postStateless(request: IncomingMessage, response: ServerResponse, message: unknown): void {
