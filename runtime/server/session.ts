@@ -767,18 +767,7 @@ export class Session {
         { method: inflight.method, params: inflight.params, round: inflight.round! },
         asked,
         state,
-        (method, params) =>
-          scope.wire.shims
-            ? convert(
-                this.host.logger,
-                "params",
-                method,
-                params,
-                scope.wire,
-                handlerRevision.name,
-                scope.wire.info.name,
-              )
-            : params,
+        (method, params) => this.paramsToWire(scope.wire, method, params),
         this.host.serverInfoInResults ? this.host.info : undefined,
       );
     } catch (error) {
@@ -922,6 +911,13 @@ export class Session {
 
   // --- outgoing ---------------------------------------------------------------
 
+  /** Params the server sends (handler revision's shape) in the wire revision's shape. */
+  private paramsToWire(wire: Wire, method: string, params: unknown): unknown {
+    return wire.shims
+      ? convert(this.host.logger, "params", method, params, wire, handlerRevision.name, wire.info.name)
+      : params;
+  }
+
   /**
    * Sends a notification (params in the handler revision's shape) at a scope:
    * the handshake session's unless a request's is given. Returns false, and
@@ -937,17 +933,9 @@ export class Session {
       return false;
     }
     let onWire = params;
-    if (at!.wire.shims && params !== undefined) {
+    if (params !== undefined) {
       try {
-        onWire = convert(
-          this.host.logger,
-          "params",
-          method,
-          params,
-          at!.wire,
-          handlerRevision.name,
-          at!.wire.info.name,
-        );
+        onWire = this.paramsToWire(at!.wire, method, params);
       } catch (error) {
         this.host.logger("warning", `not sent: ${(error as Error).message}`);
         return false;
@@ -969,21 +957,11 @@ export class Session {
     if (refusal) return Promise.reject(new RequestRefusedError(refusal));
     if (options.signal?.aborted)
       return Promise.reject(new RequestRefusedError(`${method} was aborted before it was sent`));
-    let onWire = params;
-    if (scope.wire.shims) {
-      try {
-        onWire = convert(
-          this.host.logger,
-          "params",
-          method,
-          params,
-          scope.wire,
-          handlerRevision.name,
-          scope.wire.info.name,
-        );
-      } catch (error) {
-        return Promise.reject(error instanceof ShimError ? new RequestRefusedError(error.message) : error);
-      }
+    let onWire: unknown;
+    try {
+      onWire = this.paramsToWire(scope.wire, method, params);
+    } catch (error) {
+      return Promise.reject(error instanceof ShimError ? new RequestRefusedError(error.message) : error);
     }
     const channel = options.channel ?? this.defaultChannel;
     const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
