@@ -234,28 +234,25 @@ function convertPart(
   return { message: current, changes };
 }
 
-/** The steps from one revision to another with their shapes, computed once per pair (tables never change). */
-const routes = new WeakMap<
-  ShimTables,
-  Map<string, readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[]>
->();
+type Route = readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[];
 
-function route(
-  tables: ShimTables,
-  from: string,
-  to: string,
-): readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[] {
-  let byPair = routes.get(tables);
-  if (!byPair) routes.set(tables, (byPair = new Map()));
-  const key = `${from} ${to}`;
-  let found = byPair.get(key);
+/** The steps from one revision to another with their shapes, computed once per pair (tables never change). */
+const routes = new WeakMap<ShimTables, Map<string, Map<string, Route>>>();
+
+function route(tables: ShimTables, from: string, to: string): Route {
+  // Two map lookups and no key built: this runs twice per converted request.
+  let byFrom = routes.get(tables);
+  if (!byFrom) routes.set(tables, (byFrom = new Map()));
+  let byTo = byFrom.get(from);
+  if (!byTo) byFrom.set(from, (byTo = new Map()));
+  let found = byTo.get(to);
   if (!found) {
     found = path(tables, from, to).map((plan) => ({
       plan,
       source: revision(tables, plan.from),
       target: revision(tables, plan.to),
     }));
-    byPair.set(key, found);
+    byTo.set(to, found);
   }
   return found;
 }
