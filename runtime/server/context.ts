@@ -26,6 +26,15 @@ import type { Session } from "./session.js";
  * POST. Transports that carry every message the same way use the session's
  * default channel.
  */
+/** Request headers by lower-case name, as node:http gives them (a repeated header may come as a list). */
+export type RequestHeaders = { readonly [name: string]: string | readonly string[] | undefined };
+
+/** A header's one value (a repeated one joined, RFC 9110 §5.3), or undefined when absent. */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return value === undefined || typeof value === "string" ? value : value.join(", ");
+}
+
 export interface Channel {
   /**
    * The reply to the message: a response, a batch's array of responses, or
@@ -42,12 +51,12 @@ export interface Channel {
    */
   closeConnection?(retryMs?: number): boolean;
   /**
-   * The MCP request headers the message came with (lower-case names:
-   * mcp-protocol-version, mcp-method, mcp-name, mcp-param-*), where the
-   * transport has headers (Streamable HTTP); checked against the body on
+   * The request headers the message came with, by lower-case name, where the
+   * transport has headers (Streamable HTTP): the MCP ones (mcp-protocol-version,
+   * mcp-method, mcp-name, mcp-param-*) are checked against the body on
    * per-request revisions (2026-07-28 basic/transports/streamable-http#server-validation).
    */
-  readonly headers?: { readonly [name: string]: string };
+  readonly headers?: RequestHeaders;
   /**
    * The channel carries one request of its own (a per-request HTTP POST): its
    * id belongs to the exchange, not to the connection, so the session does not

@@ -7,6 +7,7 @@
 import { isObject } from "../validation.js";
 import { HEADER_MISMATCH } from "./handler-revision.js";
 import { META_PROTOCOL_VERSION, metaOf } from "./meta.js";
+import { headerValue, type RequestHeaders } from "./context.js";
 
 /** A tool parameter mirrored into a header (server/tools#x-mcp-header). */
 export interface HeaderParam {
@@ -39,22 +40,22 @@ export interface HeaderMismatch {
 export function checkHeaders(
   message: Record<string, unknown>,
   method: string,
-  headers: { readonly [name: string]: string },
+  headers: RequestHeaders,
   host: { toolHeaders(name: string): readonly HeaderParam[] | undefined },
 ): HeaderMismatch | undefined {
   const version = metaOf(message)?.[META_PROTOCOL_VERSION];
-  const stated = headers["mcp-protocol-version"];
+  const stated = headerValue(headers, "mcp-protocol-version");
   if (stated === undefined) return mismatch("the MCP-Protocol-Version header is required");
   if (stated !== version)
     return mismatch(`MCP-Protocol-Version header value '${stated}' does not match body value '${String(version)}'`);
-  const methodHeader = headers["mcp-method"];
+  const methodHeader = headerValue(headers, "mcp-method");
   if (methodHeader === undefined) return mismatch("the Mcp-Method header is required");
   if (methodHeader !== method)
     return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
   const params = isObject(message["params"]) ? message["params"] : {};
   const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   if (source !== undefined) {
-    const raw = headers["mcp-name"];
+    const raw = headerValue(headers, "mcp-name");
     if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${method}`);
     const name = decode(raw);
     if (name === undefined) return mismatch("the Mcp-Name header value has invalid characters or encoding");
@@ -72,15 +73,11 @@ export function checkHeaders(
 }
 
 /** #server-behavior-for-custom-headers: the header is present exactly when the value is, and equal to it. */
-function checkParam(
-  param: HeaderParam,
-  args: Record<string, unknown>,
-  headers: { readonly [name: string]: string },
-): string | undefined {
+function checkParam(param: HeaderParam, args: Record<string, unknown>, headers: RequestHeaders): string | undefined {
   let value: unknown = args;
   for (const key of param.path) value = isObject(value) ? value[key] : undefined;
   const header = `Mcp-Param-${param.name}`;
-  const raw = headers[`mcp-param-${param.name.toLowerCase()}`];
+  const raw = headerValue(headers, `mcp-param-${param.name.toLowerCase()}`);
   if (value === undefined || value === null) {
     return raw === undefined ? undefined : `${header} is present but the argument ${param.path.join(".")} is not`;
   }

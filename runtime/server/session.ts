@@ -30,7 +30,7 @@ import {
 import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
 import { handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
-import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
+import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
@@ -297,7 +297,7 @@ export class Session {
       );
       return;
     }
-    const headerVersion = channel.headers?.["mcp-protocol-version"];
+    const headerVersion = channel.headers && headerValue(channel.headers, "mcp-protocol-version");
     // initialize opens a handshake session, unless it states a per-request version: there it is
     // a method the revision does not have (-32601; Streamable HTTP 404).
     if (method === "initialize" && !channel.isolated && !statesPerRequest(message, this.host.served, headerVersion)) {

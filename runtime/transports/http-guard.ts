@@ -20,6 +20,9 @@ export interface GuardOptions {
 export class RebindingGuard {
   private readonly hosts: readonly string[] | undefined;
   private readonly origins: readonly string[];
+  /** The last Host and Origin values allowed: a client sends the same ones with every request. */
+  private lastHost: string | undefined;
+  private lastOrigin: string | undefined;
 
   constructor(bindHost: string, options: GuardOptions) {
     const local = isLoopback(bindHost);
@@ -31,14 +34,17 @@ export class RebindingGuard {
 
   refusal(request: IncomingMessage): string | undefined {
     const host = request.headers.host;
-    if (this.hosts) {
+    if (this.hosts && (host === undefined || host !== this.lastHost)) {
       if (host === undefined) return "the Host header is missing";
       if (!matchesHost(host.toLowerCase(), this.hosts)) return `Host ${host} is not allowed`;
+      this.lastHost = host;
     }
     const origin = request.headers.origin;
     // Requests from non-browser clients carry no Origin; a present one must be allowed.
-    if (origin !== undefined && !matchesOrigin(origin.toLowerCase(), this.origins))
-      return `Origin ${origin} is not allowed`;
+    if (origin !== undefined && origin !== this.lastOrigin) {
+      if (!matchesOrigin(origin.toLowerCase(), this.origins)) return `Origin ${origin} is not allowed`;
+      this.lastOrigin = origin;
+    }
     return undefined;
   }
 }

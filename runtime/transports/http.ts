@@ -16,6 +16,7 @@ import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
+import type { RequestHeaders } from "../server/context.js";
 import type { ReplyOutcome } from "../server/replies.js";
 import { statedVersion } from "../server/meta.js";
 import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
@@ -188,7 +189,7 @@ class PerRequestExchange implements Channel {
   constructor(
     private readonly response: ServerResponse,
     private readonly mode: ResponseMode,
-    readonly headers: { readonly [name: string]: string },
+    readonly headers: RequestHeaders,
     private readonly keepAliveMs: number,
     private readonly logger: McpServer["logger"],
   ) {}
@@ -292,7 +293,9 @@ export class StreamableHttpTransport {
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const refusal = this.guard.refusal(request);
     if (refusal) return httpError(response, 403, `Forbidden: ${refusal}`);
-    const path = (request.url ?? "/").split("?")[0];
+    const url = request.url ?? "/";
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
     const { legacy } = this.options;
     if (path === this.options.path) {
       if (request.method === "POST") return this.post(request, response);
@@ -315,7 +318,7 @@ export class StreamableHttpTransport {
 
   private async post(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // basic/transports#sending-messages-to-the-server: the client MUST accept both.
-    if (!accepts(request, "application/json") || !accepts(request, "text/event-stream"))
+    if (accepted(request) !== (ACCEPTS_JSON | ACCEPTS_SSE))
       return httpError(
         response,
         406,
@@ -378,7 +381,7 @@ export class StreamableHttpTransport {
     const exchange = new PerRequestExchange(
       response,
       this.options.responseMode,
-      mcpHeaders(request),
+      request.headers,
       this.options.keepAliveMs,
       this.server.logger,
     );
@@ -413,7 +416,7 @@ export class StreamableHttpTransport {
   }
 
   private async get(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!accepts(request, "text/event-stream"))
+    if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     if (!this.options.sessions || !this.options.standaloneStream)
       return httpError(response, 405, "Method Not Allowed: this server offers no standalone SSE stream", {
@@ -512,7 +515,7 @@ export class StreamableHttpTransport {
   // --- HTTP+SSE (2024-11-05) ---------------------------------------------------------
 
   private legacyOpen(request: IncomingMessage, response: ServerResponse, messagesPath: string): void {
-    if (!accepts(request, "text/event-stream"))
+    if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     if (this.sessionCount >= this.options.maxSessions)
       return httpError(response, 503, "Service Unavailable: too many sessions", { "Retry-After": "10" });
@@ -590,14 +593,26 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Whether the Accept header lists `type` (or a wildcard covering it). */
-function accepts(request: IncomingMessage, type: string): boolean {
+const ACCEPTS_JSON = 1;
+const ACCEPTS_SSE = 2;
+/** The last Accept header seen and what it admits: a client sends the same one with every request. */
+let lastAccept: string | undefined;
+let lastAccepted = 0;
+
+/** Which of application/json and text/event-stream the Accept header lists (or a wildcard covering), as flags. */
+function accepted(request: IncomingMessage): number {
   const accept = request.headers.accept ?? "";
-  const [major] = type.split("/");
-  return accept
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .some((range) => range === type || range === "*/*" || range === `${major}/*`);
+  if (accept === lastAccept) return lastAccepted;
+  let flags = 0;
+  for (const part of accept.split(",")) {
+    const range = part.split(";")[0]!.trim().toLowerCase();
+    if (range === "*/*") flags |= ACCEPTS_JSON | ACCEPTS_SSE;
+    else if (range === "application/json" || range === "application/*") flags |= ACCEPTS_JSON;
+    else if (range === "text/event-stream" || range === "text/*") flags |= ACCEPTS_SSE;
+  }
+  lastAccept = accept;
+  lastAccepted = flags;
+  return flags;
 }
 
 function isInitialize(message: unknown): boolean {
@@ -607,19 +622,6 @@ function isInitialize(message: unknown): boolean {
 function newSessionId(): string {
   // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
   return randomBytes(16).toString("hex");
-}
-
-/** The MCP request headers a per-request revision checks against the body, by lower-case name. */
-function mcpHeaders(request: IncomingMessage): { [name: string]: string } {
-  const found: { [name: string]: string } = {};
-  const headers = request.headers;
-  for (const name in headers) {
-    // Node lower-cases header names; MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* all start so.
-    if (name.charCodeAt(0) !== 109 /* m */ || !name.startsWith("mcp-")) continue;
-    const value = headers[name];
-    if (value !== undefined) found[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return found;
 }
 
 function sessionNotFound(response: ServerResponse, id: string): void {

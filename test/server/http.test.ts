@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { serveHttp, type HttpOptions, type HttpServerHandle } from "../../runtime/transports/http.js";
+import { RebindingGuard } from "../../runtime/transports/http-guard.js";
+import type { IncomingMessage } from "node:http";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
 import { ACCEPT_BOTH, initializeMessage, openSession, openSse, post, raw } from "./http-support.js";
 
@@ -100,6 +102,22 @@ describe("status codes", () => {
       Origin: `http://localhost:${port}`,
     });
     expect(local.status).toBe(200);
+    // The transport remembers the last allowed Host and Origin: others are still refused after them.
+    for (const headers of <Record<string, string>[]>[
+      { Host: "evil.example.com" },
+      { Host: `localhost:${port}`, Origin: "http://evil.example.com" },
+    ])
+      expect((await post(url, initializeMessage(), headers)).status).toBe(403);
+  });
+
+  test("the rebinding guard: a missing Host is refused, also after an allowed one", () => {
+    const guard = new RebindingGuard("127.0.0.1", {});
+    const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+    expect(guard.refusal(request({}))).toBe("the Host header is missing");
+    expect(guard.refusal(request({ host: "127.0.0.1:1" }))).toBeUndefined();
+    expect(guard.refusal(request({}))).toBe("the Host header is missing");
+    expect(guard.refusal(request({ host: "127.0.0.1:1", origin: "http://localhost:2" }))).toBeUndefined();
+    expect(guard.refusal(request({ host: "127.0.0.1:1", origin: "null" }))).toBe("Origin null is not allowed");
   });
 
   test("404: an unknown session, and a session after DELETE", async () => {
@@ -135,6 +153,19 @@ describe("status codes", () => {
     const sessionId = await openSession(url);
     const get = await raw("GET", url, { headers: { Accept: "application/json", "Mcp-Session-Id": sessionId } });
     expect(get.status).toBe(406);
+    // Wildcards cover both types; a header that lacks one is refused right after one that passed.
+    for (const [i, [accept, status]] of (<[string, number][]>[
+      ["text/*, application/*", 200],
+      ["application/json;q=0.9", 406],
+      ["*/*", 200],
+      ["text/event-stream", 406],
+    ]).entries()) {
+      const reply = await post(url, call(10 + i, "echo", { text: "x" }), {
+        "Mcp-Session-Id": sessionId,
+        Accept: accept,
+      });
+      expect([accept, reply.status]).toEqual([accept, status]);
+    }
     const text = await raw("POST", url, {
       headers: { "Content-Type": "text/plain", Accept: ACCEPT_BOTH },
       body: JSON.stringify(initializeMessage()),
