@@ -21,11 +21,15 @@
 // per-request rows result.resultType "complete".
 // 16 clients, each on its own keep-alive connection (legacy: with its own
 // session), call tools/call one after the other. Figures: requests/s, p50/p99
-// latency, and the server's peak RSS (VmHWM); medians over rounds. Ratios are to
+// latency, the server's CPU time (user + system) per request over the measured
+// calls (less noisy than requests/s on a shared machine: the driver and the
+// server compete for two cores), and its peak RSS (VmHWM); medians over rounds. Ratios are to
 // the floor measured in the same run with the same kind of request: legacy rows
 // to "floor (node:http)", per-request rows to "floor, per-request body".
 //
-// Run: npm run bench:http [-- --rounds N] [--quick]
+// Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR]
+//   --only      rows whose name contains one of the comma-separated words (the floors always run)
+//   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -38,9 +42,14 @@ const clients = 16;
 const callsPerClient = quick ? 30 : 1_500;
 const warmupPerClient = quick ? 10 : 200;
 
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
+const profileArg = process.argv.indexOf("--cpu-prof");
+const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
+
 const servers = join(import.meta.dirname, "servers");
 type Mode = "legacy" | "per-request";
-const targets: { name: string; script: string; args: string[]; mode: Mode }[] = [
+const allTargets: { name: string; script: string; args: string[]; mode: Mode }[] = [
   { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
   { name: "mcpgen (sessions)", script: join(servers, "http-mcpgen.js"), args: [], mode: "legacy" },
   { name: "mcpgen (stateless)", script: join(servers, "http-mcpgen.js"), args: ["--stateless"], mode: "legacy" },
@@ -53,6 +62,9 @@ const targets: { name: string; script: string; args: string[]; mode: Mode }[] = 
 ];
 /** The floor each mode's rows are compared with. */
 const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request": "floor, per-request body" };
+const targets = allTargets.filter(
+  (t) => only === undefined || t.name === floors[t.mode] || only.some((word) => t.name.includes(word)),
+);
 
 interface Reply {
   status: number;
@@ -235,10 +247,14 @@ interface Figures {
   p50: number;
   p99: number;
   rssMb: number;
+  /** The server's CPU time (user + system) per request, µs. */
+  cpuUs: number;
 }
 
 async function measure(target: (typeof targets)[number]): Promise<Figures> {
-  const child = spawn(process.execPath, [target.script, ...target.args], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeArgs, target.script, ...target.args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const killer = setTimeout(() => child.kill("SIGKILL"), 600_000);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const url = await new Promise<string>((resolve) => {
@@ -249,9 +265,11 @@ async function measure(target: (typeof targets)[number]): Promise<Figures> {
   await Promise.all(team.map((c) => c.open()));
   await Promise.all(team.map((c) => c.run(warmupPerClient, [])));
   const latencies: number[] = [];
+  const cpuBefore = cpuTicks(child.pid!);
   const began = performance.now();
   await Promise.all(team.map((c) => c.run(callsPerClient, latencies)));
   const seconds = (performance.now() - began) / 1000;
+  const cpuSeconds = (cpuTicks(child.pid!) - cpuBefore) / TICKS_PER_SECOND;
   const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
   const rssKb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? NaN);
   for (const c of team) c.close();
@@ -263,7 +281,19 @@ async function measure(target: (typeof targets)[number]): Promise<Figures> {
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     rssMb: rssKb / 1024,
+    cpuUs: (cpuSeconds * 1e6) / (clients * callsPerClient),
   };
+}
+
+/** USER_HZ: the unit of utime and stime in /proc/<pid>/stat (100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU time (user + system, in ticks) a process has used so far. */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces): utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 function percentile(values: number[], p: number): number {
@@ -293,6 +323,7 @@ const summary = targets.map((t) => {
     p50: pick("p50"),
     p99: pick("p99"),
     rssMb: pick("rssMb"),
+    cpuUs: pick("cpuUs"),
   };
 });
 const floorOf = (mode: Mode) => summary.find((s) => s.name === floors[mode])!;
@@ -300,13 +331,14 @@ const floorOf = (mode: Mode) => summary.find((s) => s.name === floors[mode])!;
 console.log(
   `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients x ${callsPerClient} calls; medians of ${rounds} round(s)\n`,
 );
-const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "peak RSS MB"];
+const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "CPU µs/req", "peak RSS MB"];
 const rows = summary.map((s) => [
   s.name,
   s.rps.toFixed(0),
   `${(s.rps / floorOf(s.mode).rps).toFixed(2)}×`,
   s.p50.toFixed(0),
   s.p99.toFixed(0),
+  s.cpuUs.toFixed(1),
   s.rssMb.toFixed(1),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
