@@ -18,7 +18,9 @@
 // rotating order; the table shows medians over rounds, and ratios to the floor
 // measured in the same run (driven with the legacy bodies).
 //
-// Run: npm run bench:stdio [-- --rounds N] [--quick]
+// Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
+//   --only      rows whose name contains one of the comma-separated words (the floor always runs)
+//   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
@@ -31,14 +33,23 @@ const warmupCalls = quick ? 200 : 2_000;
 const inFlight = 64;
 const coldStarts = quick ? 3 : 15;
 
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
+const profileArg = process.argv.indexOf("--cpu-prof");
+const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
+
 const servers = join(import.meta.dirname, "servers");
 type Mode = "legacy" | "per-request";
-const targets: { name: string; script: string; mode: Mode }[] = [
+const allTargets: { name: string; script: string; mode: Mode }[] = [
   { name: "floor (bare Node)", script: join(servers, "floor.js"), mode: "legacy" },
   { name: "mcpgen", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
   { name: "mcpgen (per-request)", script: join(servers, "mcpgen-echo.js"), mode: "per-request" },
   { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
+const FLOOR = "floor (bare Node)";
+const targets = allTargets.filter(
+  (t) => only === undefined || t.name === FLOOR || only.some((word) => t.name.includes(word)),
+);
 
 interface Server {
   call(id: number): void;
@@ -66,7 +77,7 @@ function start(script: string, mode: Mode): Server {
   const perRequest = mode === "per-request";
   const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
   const started = performance.now();
-  const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeArgs, script], { stdio: ["pipe", "pipe", "inherit"] });
   const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   let buffered = "";
