@@ -48,7 +48,7 @@ export function openRound(
 ): { round: InputRound } | { error: string } {
   const token = isObject(params) ? params["requestState"] : undefined;
   const responses = inputResponsesOf(params);
-  if (typeof token !== "string") return { round: new InputRound({ ...responses }, undefined, 0, fits) };
+  if (typeof token !== "string") return { round: new InputRound(responses, undefined, 0, fits) };
   const opened = codec.open(token, method, requestDigest(params));
   if (!opened.ok) return { error: opened.reason };
   return { round: new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits) };

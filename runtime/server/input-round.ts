@@ -34,7 +34,8 @@ export class InputRequired {
 
 /** @internal The answers and state one run of a handler sees, and the input it asked for that is missing. */
 export class InputRound {
-  private readonly counters = new Map<string, number>();
+  /** Calls so far by method; made on the first call (most requests ask for nothing). */
+  private counters: Map<string, number> | undefined;
   /** Asked for in this run and not answered, in the order asked. */
   readonly missing: { key: string; request: InputRequestSpec }[] = [];
   /** Called on the first missing input of the run. */
@@ -53,6 +54,7 @@ export class InputRound {
 
   /** The answer to the next call of `method`, or undefined after recording it as missing. */
   answer(method: string, params: unknown): { readonly value: unknown } | undefined {
+    this.counters ??= new Map();
     const n = (this.counters.get(method) ?? 0) + 1;
     this.counters.set(method, n);
     const key = `${method}#${n}`;

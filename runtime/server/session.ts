@@ -485,14 +485,15 @@ export class Session {
       round,
       params ?? {},
     );
-    if (channel.isolated) {
-      // Its id is the exchange's own (an HTTP POST): not tracked by id; closing the exchange cancels it.
-      this.isolated.add(inflight);
-      channel.onClose?.(() => inflight.cancel("the client closed the request's response"));
-    } else this.inflight.set(id, inflight);
+    // An isolated channel's id is the exchange's own (an HTTP POST): not tracked by id.
+    if (channel.isolated) this.isolated.add(inflight);
+    else this.inflight.set(id, inflight);
     if (core)
       this.invoke(inflight, (p, context) => core(p as Record<string, unknown>, inflight, context.session), true);
     else this.invoke(inflight, handler!, false);
+    // Closing the exchange cancels what is still running (a request answered at once needs no watch).
+    if (channel.isolated && !inflight.done)
+      channel.onClose?.(() => inflight.cancel("the client closed the request's response"));
   }
 
   private invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
