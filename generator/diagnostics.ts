@@ -26,6 +26,8 @@ export const ErrorCode = {
   UnsupportedConst: "E_UNSUPPORTED_CONST",
   /** A name used as a type that the schema does not declare. */
   UnknownReference: "E_UNKNOWN_REFERENCE",
+  /** An extension's `import type` of a name its base revision does not declare, or an import of another form. */
+  UnknownImport: "E_UNKNOWN_IMPORT",
   /** Two declarations, or two members of one type, with the same name. */
   Duplicate: "E_DUPLICATE",
   /** An interface that inherits from itself. */

@@ -191,6 +191,21 @@ export interface ParsedSchema {
   file: string;
   declarations: ParsedDeclaration[];
   constants: Constant[];
+  /**
+   * An extension's `import type { ... }` of its base revision's types, by local
+   * name (only when it has any). References in `declarations` already name the
+   * base type, not the local alias.
+   */
+  imports?: ImportedName[];
+}
+
+/** One name an extension imports from its base revision. */
+export interface ImportedName {
+  /** The name in the base revision. */
+  name: string;
+  /** The name in the extension's schema (differs with `import type { Error as JSONRPCErrorObject }`). */
+  local: string;
+  location: SourceLocation;
 }
 
 /** How a fact about a method was established, so reviewers can see what was derived and what was declared. */

@@ -5,6 +5,7 @@ import {
   Node,
   Project,
   SyntaxKind,
+  type ImportDeclaration,
   type IndexSignatureDeclaration,
   type InterfaceDeclaration as TsInterface,
   type JSDocableNode,
@@ -21,6 +22,7 @@ import type {
   Constraints,
   Doc,
   Heritage,
+  ImportedName,
   IndexSignature,
   KeywordName,
   ObjectType,
@@ -38,6 +40,12 @@ export interface SchemaInput {
   /** The path to show in locations, e.g. "spec/2025-06-18/schema.ts". */
   file: string;
   text: string;
+  /**
+   * For an extension's schema: the revision it builds on. Its `import type { ... }`
+   * from a relative module (the vendored base schema) then names that revision's
+   * types; without it, an import is an unsupported statement.
+   */
+  base?: { readonly revision: string; readonly names: ReadonlySet<string> };
 }
 
 const keywords: Partial<Record<SyntaxKind, KeywordName>> = {
@@ -73,6 +81,10 @@ class SchemaReader {
   /** Every type reference read, checked against the declared names at the end. */
   private readonly references: { name: string; location: SourceLocation }[] = [];
   private readonly constants = new Map<string, Constant>();
+  /** An extension's imports of base types, by local name. */
+  private readonly imported = new Map<string, ImportedName>();
+  /** Local names of imports already refused (their uses are not reported again). */
+  private readonly refusedImports = new Set<string>();
 
   constructor(
     private readonly input: SchemaInput,
@@ -83,14 +95,16 @@ class SchemaReader {
     this.readSyntaxErrors();
     if (this.problems.length > 0) throw new SchemaError(this.input.file, this.problems);
 
-    // Constants first: `typeof CONST` in a type needs the constant's value.
+    // Constants and imports first: types refer to them.
     for (const statement of this.sourceFile.getStatements()) {
       if (Node.isVariableStatement(statement)) this.readConstant(statement);
+      else if (Node.isImportDeclaration(statement) && this.input.base) this.readImport(statement, this.input.base);
     }
     const declarations: ParsedDeclaration[] = [];
     for (const statement of this.sourceFile.getStatements()) {
       if (Node.isInterfaceDeclaration(statement)) declarations.push(this.readInterface(statement));
       else if (Node.isTypeAliasDeclaration(statement)) declarations.push(this.readTypeAlias(statement));
+      else if (Node.isImportDeclaration(statement) && this.input.base) continue;
       else if (!Node.isVariableStatement(statement)) {
         this.fail(
           statement,
@@ -101,11 +115,74 @@ class SchemaReader {
     }
     this.checkNames(declarations);
     if (this.problems.length > 0) throw new SchemaError(this.input.file, this.problems);
+    const imports = [...this.imported.values()].sort((a, b) => byCodeUnit(a.local, b.local));
     return {
       file: this.input.file,
       declarations: declarations.sort((a, b) => byCodeUnit(a.name, b.name)),
       constants: [...this.constants.values()].sort((a, b) => byCodeUnit(a.name, b.name)),
+      ...(imports.length > 0 ? { imports } : {}),
     };
+  }
+
+  /**
+   * `import type { A, B as C } from "./base.js"` in an extension's schema: each
+   * name must be a type its base revision declares. Only type-only named
+   * imports from a relative module stand for the base; anything else is refused.
+   */
+  private readImport(node: ImportDeclaration, base: NonNullable<SchemaInput["base"]>): void {
+    const specifier = node.getModuleSpecifierValue();
+    const clause = node.getImportClause();
+    // Uses of a refused import are not reported again.
+    for (const element of node.getNamedImports())
+      this.refusedImports.add(element.getAliasNode()?.getText() ?? element.getName());
+    if (!specifier.startsWith("./") && !specifier.startsWith("../")) {
+      this.fail(
+        node,
+        ErrorCode.UnknownImport,
+        `import from "${specifier}": an extension imports only its base revision's schema, by a relative path`,
+      );
+      return;
+    }
+    if (!clause || clause.getDefaultImport() || clause.getNamespaceImport()) {
+      this.fail(
+        node,
+        ErrorCode.UnknownImport,
+        `only named imports (import type { A, B as C }) of the base revision's types are supported`,
+      );
+      return;
+    }
+    for (const element of node.getNamedImports()) {
+      if (!clause.isTypeOnly() && !element.isTypeOnly()) {
+        this.fail(element, ErrorCode.UnknownImport, `import of ${element.getName()} must be type-only (import type)`);
+        continue;
+      }
+      const name = element.getName();
+      const local = element.getAliasNode()?.getText() ?? name;
+      const location = this.locationOf(element);
+      if (!base.names.has(name)) {
+        this.problems.push(
+          problemAt(
+            ErrorCode.UnknownImport,
+            `type ${name} is not declared in the base revision ${base.revision}`,
+            location,
+          ),
+        );
+        continue;
+      }
+      if (this.imported.has(local)) {
+        this.problems.push(problemAt(ErrorCode.Duplicate, `${local} is imported twice`, location));
+        continue;
+      }
+      this.refusedImports.delete(local);
+      this.imported.set(local, { name, local, location });
+    }
+  }
+
+  /** A type reference by name: recorded for the final check; an imported alias becomes the base's name. */
+  private refer(name: string, location: SourceLocation): string {
+    const imported = this.imported.get(name);
+    if (!this.refusedImports.has(name)) this.references.push({ name: imported?.name ?? name, location });
+    return imported?.name ?? name;
   }
 
   private readSyntaxErrors(): void {
@@ -155,15 +232,13 @@ class SchemaReader {
     const expression = clause.getExpression();
     const typeArguments = clause.getTypeArguments();
     if (Node.isIdentifier(expression) && typeArguments.length === 0) {
-      this.references.push({ name: expression.getText(), location });
-      return { name: expression.getText(), omit: [], location };
+      return { name: this.refer(expression.getText(), location), omit: [], location };
     }
     if (Node.isIdentifier(expression) && expression.getText() === "Omit" && typeArguments.length === 2) {
       const [base, keys] = typeArguments as [TsTypeNode, TsTypeNode];
       const omit = this.readStringLiteralUnion(keys);
       if (Node.isTypeReference(base) && Node.isIdentifier(base.getTypeName()) && omit) {
-        const name = base.getTypeName().getText();
-        this.references.push({ name, location: this.locationOf(base) });
+        const name = this.refer(base.getTypeName().getText(), this.locationOf(base));
         return { name, omit: omit.sort(byCodeUnit), location };
       }
     }
@@ -377,8 +452,7 @@ class SchemaReader {
       );
       return { kind: "keyword", keyword: "never" };
     }
-    this.references.push({ name, location: this.locationOf(node) });
-    return { kind: "reference", name };
+    return { kind: "reference", name: this.refer(name, this.locationOf(node)) };
   }
 
   /** `typeof CONST`: the constant's literal type, remembering the constant for printing. */
@@ -451,6 +525,10 @@ class SchemaReader {
   private checkNames(declarations: ParsedDeclaration[]): void {
     const declared = new Map<string, SourceLocation>();
     for (const constant of this.constants.values()) declared.set(constant.name, constant.location);
+    for (const imported of this.imported.values()) {
+      declared.set(imported.local, imported.location);
+      declared.set(imported.name, imported.location);
+    }
     for (const declaration of declarations) {
       const previous = declared.get(declaration.name);
       if (previous) {
@@ -464,7 +542,7 @@ class SchemaReader {
       }
       declared.set(declaration.name, declaration.location);
     }
-    const types = new Set(declarations.map((d) => d.name));
+    const types = new Set([...declarations.map((d) => d.name), ...[...this.imported.values()].map((i) => i.name)]);
     for (const reference of this.references) {
       if (!types.has(reference.name)) {
         this.problems.push(
