@@ -63,16 +63,27 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .command("sync")
     .description("copy each revision's pinned files into the cache, verifying every sha256")
     .option("--from <dir>", "read <dir>/<rev>/schema.ts etc. instead of downloading (default: $MCP_SPEC_DIR)")
+    .option(
+      "--ext-from <dir>",
+      "read <dir>/<extension>/<its files> instead of downloading (default: $MCP_EXT_DIR, else extensions/ beside --from)",
+    )
     .option("--rev <name...>", "only these revisions", [])
+    .option("--ext <name...>", "only these extensions (with --rev: those revisions and these extensions)")
     .option("--force", "fetch again even when the cache already matches the lock", false)
     .option("--quiet", "no progress output", false)
     .addOption(lockOption())
     .addOption(cacheOption())
     .action(async (options) => {
       const from = options.from ?? io.env["MCP_SPEC_DIR"];
+      // The shared spec folder holds schema/ and extensions/ side by side.
+      const extensionsFrom =
+        options.extFrom ??
+        (io.env["MCP_EXT_DIR"] || (from ? join(resolve(io.cwd, from), "..", "extensions") : undefined));
       exitCode = await syncSpec(io, specPaths(options), {
         from: from || undefined,
+        extensionsFrom: extensionsFrom || undefined,
         revisions: options.rev,
+        ...(options.ext ? { extensions: options.ext } : {}),
         force: options.force,
         quiet: options.quiet,
       });

@@ -11,6 +11,7 @@ import {
   selectRevisions,
   SpecError,
   type Lock,
+  type LockedExtension,
   type LockedFile,
   type LockedRevision,
 } from "../lock/lock.js";
@@ -35,31 +36,86 @@ export async function readLock(io: Io, paths: SpecPaths): Promise<Lock> {
 export interface SyncOptions {
   /** A folder holding <rev>/schema.ts etc.; undefined means download the pinned URLs. */
   from?: string;
+  /** A folder holding <extension>/<its files>; undefined means download the pinned URLs. */
+  extensionsFrom?: string;
   revisions: string[];
+  /** Extensions to sync; all of them when neither revisions nor extensions are named. */
+  extensions?: string[];
   /** Fetch again even when the cache already matches the lock. */
   force: boolean;
   quiet: boolean;
 }
 
+/** A pinned set of files and where it lives: a revision (spec/<rev>/) or an extension (spec/ext/<name>/). */
+interface Pin {
+  /** How messages name it: "2025-11-25", "extension tasks". */
+  label: string;
+  /** The folder in the cache. */
+  dir: string;
+  commit: string;
+  files: readonly LockedFile[];
+}
+
+function revisionPin(paths: SpecPaths, revision: LockedRevision): Pin {
+  return {
+    label: revision.name,
+    dir: join(paths.cache, revision.name),
+    commit: revision.commit,
+    files: revision.files,
+  };
+}
+
+function extensionPin(paths: SpecPaths, extension: LockedExtension): Pin {
+  return {
+    label: `extension ${extension.name}`,
+    dir: join(paths.cache, "ext", extension.name),
+    commit: extension.commit,
+    files: extension.files,
+  };
+}
+
+/** The extensions named (all when `names` is undefined), in lock order; an unknown name is an error. */
+export function selectExtensions(lock: Lock, names: readonly string[] | undefined): LockedExtension[] {
+  const pinned = lock.extensions ?? [];
+  if (names === undefined) return pinned;
+  return names.map((name) => {
+    const extension = pinned.find((e) => e.name === name);
+    if (!extension)
+      throw new SpecError(
+        `unknown extension "${name}": spec/revisions.json pins ${pinned.map((e) => e.name).join(", ") || "none"}`,
+      );
+    return extension;
+  });
+}
+
 /**
- * Copies each selected revision's pinned files into the cache. A revision is
- * written only when every one of its files matches the lock; problems are
- * reported one line each and make the command exit 2.
+ * Copies each selected revision's and extension's pinned files into the cache.
+ * One is written only when every one of its files matches the lock; problems
+ * are reported one line each and make the command exit 2.
  */
 export async function syncSpec(io: Io, paths: SpecPaths, options: SyncOptions): Promise<number> {
   const lock = await readLock(io, paths);
-  const selected = selectRevisions(lock, options.revisions);
-  const source = options.from === undefined ? "the pinned upstream URLs" : displayPath(io, options.from);
-  const statuses = await cacheStatus(io, paths, { ...lock, revisions: selected });
+  const onlyNamed = options.revisions.length > 0 || (options.extensions?.length ?? 0) > 0;
+  const revisions = onlyNamed && options.revisions.length === 0 ? [] : selectRevisions(lock, options.revisions);
+  const extensions = selectExtensions(lock, onlyNamed ? (options.extensions ?? []) : undefined);
+  const pins = [
+    ...revisions.map((r) => ({
+      pin: revisionPin(paths, r),
+      source: options.from && resolve(io.cwd, options.from, r.name),
+    })),
+    ...extensions.map((e) => ({
+      pin: extensionPin(paths, e),
+      source: options.extensionsFrom && resolve(io.cwd, options.extensionsFrom, e.name),
+    })),
+  ];
   let failed = 0;
-  for (const revision of selected) {
-    if (!options.force && statuses.find((s) => s.name === revision.name)?.status === "verified") {
-      if (!options.quiet)
-        io.stderr(`up to date ${revision.name} (${revision.files.length} files verified in the cache)\n`);
+  for (const { pin, source } of pins) {
+    if (!options.force && (await pinStatus(io, pin)).status === "verified") {
+      if (!options.quiet) io.stderr(`up to date ${pin.label} (${pin.files.length} files verified in the cache)\n`);
       continue;
     }
     const started = performance.now();
-    const fetched = await fetchRevision(io, revision, options.from);
+    const fetched = await fetchPin(io, pin, source);
     const problems = fetched.flatMap(
       ({ file, bytes, where, failure }) => failure ?? checkFile(file, bytes, where) ?? [],
     );
@@ -69,19 +125,18 @@ export async function syncSpec(io: Io, paths: SpecPaths, options: SyncOptions): 
       continue;
     }
     await replaceDirectory(
-      join(paths.cache, revision.name),
+      pin.dir,
       fetched.map(({ file, bytes }) => ({ path: file.path, content: bytes! })),
     );
     if (!options.quiet) {
+      const from = source === undefined ? "the pinned upstream URLs" : displayPath(io, source);
       io.stderr(
-        `synced ${revision.name} (${fetched.length} files) from ${source} in ${Math.round(performance.now() - started)} ms\n`,
+        `synced ${pin.label} (${fetched.length} files) from ${from} in ${Math.round(performance.now() - started)} ms\n`,
       );
     }
   }
   if (failed > 0)
-    io.stderr(
-      `mcpgen: spec sync: ${failed} of ${selected.length} revisions not synced; the cache keeps their previous contents\n`,
-    );
+    io.stderr(`mcpgen: spec sync: ${failed} of ${pins.length} not synced; the cache keeps their previous contents\n`);
   return failed > 0 ? 2 : 0;
 }
 
@@ -94,18 +149,18 @@ interface FetchedFile {
   failure?: string;
 }
 
-async function fetchRevision(io: Io, revision: LockedRevision, from: string | undefined): Promise<FetchedFile[]> {
-  if (from !== undefined) {
+async function fetchPin(io: Io, pin: Pin, source: string | undefined): Promise<FetchedFile[]> {
+  if (source !== undefined) {
     return Promise.all(
-      revision.files.map(async (file) => {
-        const path = resolve(io.cwd, from, revision.name, ...file.path.split("/"));
+      pin.files.map(async (file) => {
+        const path = resolve(source, ...file.path.split("/"));
         return { file, bytes: await readOptional(path), where: displayPath(io, path) };
       }),
     );
   }
   // A few downloads at a time: examples are many small files.
   const results: FetchedFile[] = [];
-  const queue = [...revision.files];
+  const queue = [...pin.files];
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) results.push(await download(io, file));
   };
@@ -141,31 +196,39 @@ export interface RevisionStatus {
   problems: string[];
 }
 
-/** How the cache of each pinned revision compares with the lock. */
+/** How the cache of each pinned revision and extension (named "ext/<name>") compares with the lock. */
 export async function cacheStatus(io: Io, paths: SpecPaths, lock: Lock): Promise<RevisionStatus[]> {
-  return Promise.all(
-    lock.revisions.map(async (revision): Promise<RevisionStatus> => {
-      const dir = join(paths.cache, revision.name);
-      const problems: string[] = [];
-      let missing = 0;
-      for (const file of revision.files) {
-        const path = join(dir, ...file.path.split("/"));
-        const bytes = await readOptional(path);
-        if (bytes === undefined) missing++;
-        const problem = checkFile(file, bytes, displayPath(io, path));
-        if (problem) problems.push(problem);
-      }
-      const status: CacheStatus =
-        missing === revision.files.length
-          ? "not synced"
-          : missing > 0
-            ? "incomplete"
-            : problems.length > 0
-              ? "modified"
-              : "verified";
-      return { name: revision.name, commit: revision.commit, files: revision.files.length, status, problems };
-    }),
-  );
+  return Promise.all([
+    ...lock.revisions.map(async (revision) => ({
+      ...(await pinStatus(io, revisionPin(paths, revision))),
+      name: revision.name,
+    })),
+    ...(lock.extensions ?? []).map(async (extension) => ({
+      ...(await pinStatus(io, extensionPin(paths, extension))),
+      name: `ext/${extension.name}`,
+    })),
+  ]);
+}
+
+async function pinStatus(io: Io, pin: Pin): Promise<RevisionStatus> {
+  const problems: string[] = [];
+  let missing = 0;
+  for (const file of pin.files) {
+    const path = join(pin.dir, ...file.path.split("/"));
+    const bytes = await readOptional(path);
+    if (bytes === undefined) missing++;
+    const problem = checkFile(file, bytes, displayPath(io, path));
+    if (problem) problems.push(problem);
+  }
+  const status: CacheStatus =
+    missing === pin.files.length
+      ? "not synced"
+      : missing > 0
+        ? "incomplete"
+        : problems.length > 0
+          ? "modified"
+          : "verified";
+  return { name: pin.label, commit: pin.commit, files: pin.files.length, status, problems };
 }
 
 export async function listSpec(io: Io, paths: SpecPaths, options: { json: boolean }): Promise<number> {

@@ -19,9 +19,30 @@ export interface LockedRevision {
   files: LockedFile[];
 }
 
+/**
+ * An extension (2026-07-28 and later: negotiated in `capabilities.extensions`),
+ * pinned like a revision: its own repository, commit and files. Its schema.ts
+ * imports the types of a base revision, which it is generated against.
+ */
+export interface LockedExtension {
+  /** Folder and import name: spec/ext/<name>/, generated/ext/<name>/, mcpgen/ext/<name>. */
+  name: string;
+  /** The key in `capabilities.extensions`, e.g. "io.modelcontextprotocol/tasks". */
+  identifier: string;
+  /** The pinned revision whose types the schema imports. */
+  base: string;
+  repository: string;
+  commit: string;
+  /** The path, among `files`, of the extension's schema.ts. */
+  schema: string;
+  files: LockedFile[];
+}
+
 export interface Lock {
   upstream: { repository: string; rawBaseUrl: string };
   revisions: LockedRevision[];
+  /** Absent in a lock that pins no extension. */
+  extensions?: LockedExtension[];
 }
 
 /** A problem with the lock or with files checked against it; the CLI exits 2 on it. */
@@ -64,6 +85,20 @@ export function parseLock(text: string, file: string): Lock {
   }
   const revisions = data["revisions"];
   if (!Array.isArray(revisions)) return fail("/revisions", "expected an array");
+  const readFiles = (files: unknown, at: string): LockedFile[] => {
+    if (!Array.isArray(files)) return fail(`${at}/files`, "expected an array");
+    return files.map((entry: unknown, j): LockedFile => {
+      const fileAt = `${at}/files/${j}`;
+      if (!isObject(entry)) return fail(fileAt, "expected an object");
+      const { path, url, sha256: hash } = entry;
+      if (typeof path !== "string" || !isSafeRelativePath(path))
+        return fail(`${fileAt}/path`, "expected a relative path without '..'");
+      if (typeof url !== "string" || !/^https?:\/\//.test(url)) return fail(`${fileAt}/url`, "expected an http(s) URL");
+      if (typeof hash !== "string" || !sha256Pattern.test(hash))
+        return fail(`${fileAt}/sha256`, "expected 64 lowercase hex digits");
+      return { path, url, sha256: hash };
+    });
+  };
   const seen = new Set<string>();
   const parsed = revisions.map((revision: unknown, i): LockedRevision => {
     const at = `/revisions/${i}`;
@@ -75,24 +110,41 @@ export function parseLock(text: string, file: string): Lock {
     seen.add(name);
     if (typeof commit !== "string" || !commitPattern.test(commit))
       return fail(`${at}/commit`, "expected a 40-digit commit hash");
-    if (!Array.isArray(files)) return fail(`${at}/files`, "expected an array");
-    const lockedFiles = files.map((entry: unknown, j): LockedFile => {
-      const fileAt = `${at}/files/${j}`;
-      if (!isObject(entry)) return fail(fileAt, "expected an object");
-      const { path, url, sha256: hash } = entry;
-      if (typeof path !== "string" || !isSafeRelativePath(path))
-        return fail(`${fileAt}/path`, "expected a relative path without '..'");
-      if (typeof url !== "string" || !/^https?:\/\//.test(url)) return fail(`${fileAt}/url`, "expected an http(s) URL");
-      if (typeof hash !== "string" || !sha256Pattern.test(hash))
-        return fail(`${fileAt}/sha256`, "expected 64 lowercase hex digits");
-      return { path, url, sha256: hash };
-    });
+    const lockedFiles = readFiles(files, at);
     for (const required of requiredFiles) {
       if (!lockedFiles.some((f) => f.path === required)) fail(`${at}/files`, `revision ${name} has no ${required}`);
     }
     return { name, commit, files: lockedFiles };
   });
-  return { upstream: { repository: upstream["repository"], rawBaseUrl: upstream["rawBaseUrl"] }, revisions: parsed };
+  const extensions = data["extensions"];
+  if (extensions !== undefined && !Array.isArray(extensions)) return fail("/extensions", "expected an array");
+  const extensionNames = new Set<string>();
+  const parsedExtensions = (extensions ?? []).map((extension: unknown, i): LockedExtension => {
+    const at = `/extensions/${i}`;
+    if (!isObject(extension)) return fail(at, "expected an object");
+    const { name, identifier, base, repository, commit, schema, files } = extension;
+    if (typeof name !== "string" || !revisionNamePattern.test(name))
+      return fail(`${at}/name`, 'expected an extension name (letters, digits, ".", "_", "-")');
+    if (extensionNames.has(name)) return fail(`${at}/name`, `extension ${name} is listed twice`);
+    extensionNames.add(name);
+    if (typeof identifier !== "string" || identifier === "")
+      return fail(`${at}/identifier`, 'expected the capability key, e.g. "io.modelcontextprotocol/tasks"');
+    if (typeof base !== "string" || !seen.has(base))
+      return fail(`${at}/base`, `expected a revision this lock pins (${[...seen].join(", ")})`);
+    if (typeof repository !== "string" || !/^https?:\/\//.test(repository))
+      return fail(`${at}/repository`, "expected an http(s) URL");
+    if (typeof commit !== "string" || !commitPattern.test(commit))
+      return fail(`${at}/commit`, "expected a 40-digit commit hash");
+    const lockedFiles = readFiles(files, at);
+    if (typeof schema !== "string" || !lockedFiles.some((f) => f.path === schema))
+      return fail(`${at}/schema`, "expected the path of one of its files (its schema.ts)");
+    return { name, identifier, base, repository, commit, schema, files: lockedFiles };
+  });
+  return {
+    upstream: { repository: upstream["repository"], rawBaseUrl: upstream["rawBaseUrl"] },
+    revisions: parsed,
+    ...(extensions !== undefined ? { extensions: parsedExtensions } : {}),
+  };
 }
 
 export function formatLock(lock: Lock): string {

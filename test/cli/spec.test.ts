@@ -24,8 +24,13 @@ describe("spec sync --from", () => {
     const cache = tempDir();
     const io = captureIo();
     expect(await main(["spec", "sync", "--from", specDir, "--cache", cache], io)).toBe(0);
-    expect(io.err.trim().split("\n")).toHaveLength(lock.revisions.length);
-    expect(io.err).toMatch(/^synced 2024-11-05 \(2 files\) from .*shared\/mcp-spec\/schema in \d+ ms$/m);
+    expect(io.err.trim().split("\n")).toHaveLength(lock.revisions.length + (lock.extensions ?? []).length);
+    // Extensions are read from extensions/ beside the revisions' folder.
+    expect(io.err).toMatch(
+      /^synced extension tasks \(5 files\) from .*shared\/mcp-spec\/extensions\/tasks in \d+ ms$/m,
+    );
+    expect(readFileSync(join(cache, "ext", "tasks", "schema", "draft", "schema.ts"), "utf8")).toContain("tasks/get");
+    expect(io.err).toMatch(/^synced 2024-11-05 \(2 files\) from .*shared\/mcp-spec\/schema\/2024-11-05 in \d+ ms$/m);
     expect(io.err).toMatch(/^synced 2026-07-28 \(131 files\) from /m);
     expect(
       readFileSync(join(cache, "2026-07-28", "examples", "CallToolRequest", "call-tool-request.json"), "utf8"),
@@ -33,9 +38,10 @@ describe("spec sync --from", () => {
 
     const list = captureIo();
     expect(await main(["spec", "list", "--cache", cache, "--json"], list)).toBe(0);
-    expect(JSON.parse(list.out).map((s: { name: string; status: string }) => `${s.name} ${s.status}`)).toEqual(
-      lock.revisions.map((r) => `${r.name} verified`),
-    );
+    expect(JSON.parse(list.out).map((s: { name: string; status: string }) => `${s.name} ${s.status}`)).toEqual([
+      ...lock.revisions.map((r) => `${r.name} verified`),
+      ...(lock.extensions ?? []).map((e) => `ext/${e.name} verified`),
+    ]);
 
     // A second sync finds nothing to do (and so works offline); --force fetches again.
     const again = captureIo();
@@ -46,6 +52,32 @@ describe("spec sync --from", () => {
       await main(["spec", "sync", "--from", specDir, "--cache", cache, "--rev", "2025-06-18", "--force"], forced),
     ).toBe(0);
     expect(forced.err).toMatch(/^synced 2025-06-18 \(2 files\)/);
+  });
+
+  test("an extension: --ext selects it, $MCP_EXT_DIR or --ext-from name its folder, a damaged file is refused", async () => {
+    const extensionsDir = resolve(specDir, "..", "extensions");
+    const cache = tempDir();
+    const io = captureIo({ env: { MCP_EXT_DIR: extensionsDir } });
+    expect(await main(["spec", "sync", "--ext", "tasks", "--cache", cache], io)).toBe(0);
+    expect(io.err).toMatch(/^synced extension tasks \(5 files\) from .*extensions\/tasks in \d+ ms\n$/);
+    expect(existsSync(join(cache, "2025-06-18"))).toBe(false);
+
+    const damaged = tempDir();
+    cpSync(join(extensionsDir, "tasks"), join(damaged, "tasks"), { recursive: true });
+    writeFileSync(join(damaged, "tasks", "specification", "draft", "tasks.md"), "changed");
+    const refused = captureIo();
+    expect(
+      await main(["spec", "sync", "--ext", "tasks", "--ext-from", damaged, "--cache", cache, "--force"], refused),
+    ).toBe(2);
+    expect(refused.err).toMatch(
+      /^mcpgen: spec sync: .*tasks\/specification\/draft\/tasks\.md: sha256 mismatch: expected [0-9a-f]{64}, actual [0-9a-f]{64}$/m,
+    );
+    // The cache keeps the verified copy.
+    expect(readFileSync(join(cache, "ext", "tasks", "specification", "draft", "tasks.md"), "utf8")).not.toBe("changed");
+
+    const unknown = captureIo();
+    expect(await main(["spec", "sync", "--ext", "nope", "--cache", cache], unknown)).toBe(2);
+    expect(unknown.err).toBe('mcpgen: unknown extension "nope": spec/revisions.json pins tasks\n');
   });
 
   test("reads $MCP_SPEC_DIR when --from is absent", async () => {
