@@ -3,7 +3,8 @@
 import { SchemaError } from "./diagnostics.js";
 import { buildRevisionModel } from "./model/build.js";
 import type { MethodOverlay } from "./model/overlay.js";
-import type { Diagnostic, RevisionModel } from "./model/types.js";
+import type { Diagnostic, ExtensionModel, RevisionModel } from "./model/types.js";
+import { buildExtensionModel } from "./model/extension.js";
 import { methodOverlay } from "./overlay/methods.js";
 import { shimOverlay } from "./overlay/shims.js";
 import type { ShimOverlay } from "./shims/plan.js";
@@ -38,6 +39,38 @@ export function buildModel(source: SchemaSource, overlay: MethodOverlay = method
   const errors = model.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new SchemaError(source.file, errors);
   return model;
+}
+
+/** An extension's schema.ts, and which revision it builds on. */
+export interface ExtensionSource {
+  extension: string;
+  identifier: string;
+  /** The revision whose types its `import type` names. */
+  base: string;
+  file: string;
+  text: string;
+  sha256: string;
+  commit?: string;
+  locked: boolean;
+}
+
+/** Parses and models an extension against its base revision's model. Throws SchemaError with every problem. */
+export function buildExtension(source: ExtensionSource, base: RevisionModel): ExtensionModel {
+  const parsed = parseSchema({
+    file: source.file,
+    text: source.text,
+    base: { revision: base.revision, names: new Set(base.declarations.map((d) => d.name)) },
+  });
+  return buildExtensionModel(parsed, base, {
+    extension: source.extension,
+    identifier: source.identifier,
+    source: {
+      file: source.file,
+      sha256: source.sha256,
+      locked: source.locked,
+      ...(source.commit ? { commit: source.commit } : {}),
+    },
+  });
 }
 
 export interface Generation extends Omit<GenerationOutput, "warnings"> {

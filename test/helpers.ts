@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import ts from "typescript";
 import { afterAll } from "vitest";
 import type { Io } from "../generator/cli/io.js";
-import type { SchemaSource } from "../generator/generate.js";
+import type { ExtensionSource, SchemaSource } from "../generator/generate.js";
 import { parseLock, sha256 } from "../generator/lock/lock.js";
 
 export const projectRoot = resolve(import.meta.dirname, "..");
@@ -109,4 +109,27 @@ export async function importGenerated<T = Record<string, unknown>>(revision: str
   const path = join(projectRoot, "generated", revision, `${module}.ts`);
   if (!existsSync(path)) throw new Error(`${path} is missing: run the README's first command (npm run generate)`);
   return (await import(/* @vite-ignore */ path)) as T;
+}
+
+/** The pinned schema of an extension, read from the spec cache (spec/ext/<name>/) that `npm run generate` fills. */
+export function pinnedExtensionSource(name: string): ExtensionSource {
+  const entry = (lock.extensions ?? []).find((e) => e.name === name);
+  if (!entry) throw new Error(`spec/revisions.json pins no extension ${name}`);
+  const file = join(projectRoot, "spec", "ext", name, ...entry.schema.split("/"));
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: run the README's first command (npm run generate) before the tests`);
+  }
+  const bytes = readFileSync(file);
+  const expected = entry.files.find((f) => f.path === entry.schema)!.sha256;
+  if (sha256(bytes) !== expected) throw new Error(`${file} does not match the lock; run \`mcpgen spec sync\``);
+  return {
+    extension: name,
+    identifier: entry.identifier,
+    base: entry.base,
+    file: `spec/ext/${name}/${entry.schema}`,
+    text: bytes.toString("utf8"),
+    sha256: expected,
+    commit: entry.commit,
+    locked: true,
+  };
 }

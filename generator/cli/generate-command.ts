@@ -4,11 +4,12 @@ import { join, resolve } from "node:path";
 import { SchemaError, formatDiagnostic } from "../diagnostics.js";
 import { revisionOutput, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
 import type { OutputFile } from "../emit/printer.js";
-import { buildModel, type SchemaSource } from "../generate.js";
+import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
+import { extensionOutput } from "../emit/extension-files.js";
 import { selectRevisions, SpecError } from "../lock/lock.js";
 import type { RevisionModel } from "../model/types.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
-import { pinnedSources, schemaFileSource } from "./sources.js";
+import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
 
 export interface GenerateOptions extends SpecPaths {
@@ -68,6 +69,35 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
     }
     if (!options.json) for (const warning of report.warnings) io.stderr(`${warning}\n`);
   }
+  // Extensions whose base revision was generated (none for a --schema run: nothing pins them to it).
+  const extensionSources =
+    options.schema === undefined
+      ? await pinnedExtensionSources(
+          io,
+          options,
+          await readLock(io, options),
+          models.map((m) => m.revision),
+        )
+      : [];
+  for (const source of extensionSources) {
+    const extensionStarted = performance.now();
+    const base = models.find((m) => m.revision === source.base)!;
+    let extensionFiles: OutputFile[];
+    let types: number;
+    try {
+      const model = buildExtension(source, base);
+      types = model.declarations.length;
+      extensionFiles = await extensionOutput(model, base);
+    } catch (error) {
+      if (error instanceof SchemaError) throw new SchemaFailure(error, source);
+      throw error;
+    }
+    files.push(...extensionFiles);
+    if (!options.quiet && !options.json)
+      io.stderr(
+        `${options.check ? "checked" : "generated"} ${`ext/${source.extension}`.padEnd(12)} ${String(types).padStart(17)} types  ${Math.round(performance.now() - extensionStarted)} ms (on ${source.base})\n`,
+      );
+  }
   const shims = await shimsOutput(models);
   files.push(...shims.files);
   if (!options.json)
@@ -101,7 +131,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
 export class SchemaFailure extends Error {
   constructor(
     readonly error: SchemaError,
-    readonly source: SchemaSource,
+    readonly source: Pick<SchemaSource, "file" | "text">,
   ) {
     super(error.message);
   }

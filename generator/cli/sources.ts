@@ -1,7 +1,7 @@
 // Schema sources for the commands: a pinned revision from the verified cache,
 // or a schema.ts given with --schema.
 import { join, resolve } from "node:path";
-import type { SchemaSource } from "../generate.js";
+import type { ExtensionSource, SchemaSource } from "../generate.js";
 import { checkFile, checkRevisionName, sha256, SpecError, type Lock } from "../lock/lock.js";
 import { compareRevisions } from "../model/revision-order.js";
 import { displayPath, readOptional, type Io } from "./io.js";
@@ -51,6 +51,42 @@ export async function schemaFileSource(io: Io, schema: string, revision: string)
   const bytes = await readOptional(path);
   if (bytes === undefined) throw new SpecError(`cannot read schema ${displayPath(io, path)}: no such file`);
   return { revision, file: displayPath(io, path), text: decode(bytes, path), sha256: sha256(bytes), locked: false };
+}
+
+/**
+ * The pinned extensions whose base revision is among `revisions`, each read
+ * from the cache (spec/ext/<name>/) and checked against the lock.
+ */
+export async function pinnedExtensionSources(
+  io: Io,
+  paths: SpecPaths,
+  lock: Lock,
+  revisions: readonly string[],
+): Promise<ExtensionSource[]> {
+  const extensions = (lock.extensions ?? []).filter((e) => revisions.includes(e.base));
+  return Promise.all(
+    extensions.map(async (extension): Promise<ExtensionSource> => {
+      const path = join(paths.cache, "ext", extension.name, ...extension.schema.split("/"));
+      const bytes = await readOptional(path);
+      const locked = extension.files.find((f) => f.path === extension.schema)!;
+      if (bytes === undefined)
+        throw new SpecError(
+          `extension ${extension.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``,
+        );
+      const problem = checkFile(locked, bytes, displayPath(io, path));
+      if (problem) throw new SpecError(`${problem}; run \`mcpgen spec sync\` to restore the pinned file`);
+      return {
+        extension: extension.name,
+        identifier: extension.identifier,
+        base: extension.base,
+        file: displayPath(io, path),
+        text: decode(bytes, path),
+        sha256: locked.sha256,
+        commit: extension.commit,
+        locked: true,
+      };
+    }),
+  );
 }
 
 function decode(bytes: Uint8Array, path: string): string {

@@ -39,17 +39,31 @@ export class CheckEmitter {
   private readonly patterns = new Map<string, string>();
 
   constructor(
-    private readonly model: RevisionModel,
+    private readonly model: Pick<RevisionModel, "declarations">,
     private readonly file: GeneratedFile,
+    /**
+     * For an extension: `model` holds its base revision's declarations too, the
+     * extension emits only its own (`own`), and checks of the others are
+     * imported from the base revision's checks module.
+     */
+    private readonly extension?: { readonly own: ReadonlySet<string>; readonly baseChecks: string },
   ) {
     this.index = indexDeclarations(model.declarations);
   }
 
-  /** Emits the check of every declaration, and of every anonymous type they need. */
+  /** Emits the check of every declaration (an extension's own), and of every anonymous type they need. */
   emitDeclarations(): void {
     for (const declaration of this.model.declarations) {
+      if (this.extension && !this.extension.own.has(declaration.name)) continue;
       this.declare(checkName(declaration.name), declaration.name, () => this.declarationBody(declaration));
     }
+  }
+
+  /** The check of a declared type, imported from the base revision when an extension refers to one of its types. */
+  private checkOf(type: string): string {
+    if (this.extension && !this.extension.own.has(type))
+      return this.file.importValue(this.extension.baseChecks, checkName(type));
+    return checkName(type);
   }
 
   /** Prints everything emitted so far into the file. */
@@ -65,7 +79,7 @@ export class CheckEmitter {
    * check; any other type gets a function named after `hint`, where it stands.
    */
   functionFor(type: TypeNode, hint: string): string {
-    if (type.kind === "reference") return checkName(type.name);
+    if (type.kind === "reference") return this.checkOf(type.name);
     const existing = this.anonymous.get(hint);
     if (existing) return existing;
     let name = `c${hint.replace(/[^\w$]/g, "_")}`;
@@ -116,7 +130,7 @@ export class CheckEmitter {
     if (inline) return [...this.testStatements(inline, "v", null), "return true;"];
     switch (type.kind) {
       case "reference":
-        return [`return ${checkName(type.name)}(v, f);`];
+        return [`return ${this.checkOf(type.name)}(v, f);`];
       case "object":
         return this.objectBody(type.properties, type.indexSignature, hint);
       case "array":
@@ -156,12 +170,26 @@ export class CheckEmitter {
         body.push(`if (x !== undefined) {`, ...checks, `}`);
       }
     }
-    const values = indexSignature && this.statements(indexSignature.type, "x", "k", `${owner}$values`);
+    const declared = properties.map((p) => `case ${JSON.stringify(p.name)}:`);
+    const skipDeclared = declared.length > 0 ? [`switch (k) {`, ...declared, `continue;`, `}`] : [];
+    const type = indexSignature?.type;
+    if (type?.kind === "keyword" && type.keyword === "never") {
+      // `[key: string]: never` (Record<string, never>): no member besides the declared ones; no value to read.
+      const loop = [
+        `for (const k in v) {`,
+        ...skipDeclared,
+        `return ${this.runtime("failAt")}(f, k, "not", "must not be present");`,
+        `}`,
+      ];
+      if (body.length > 0) lines.push("let x: unknown;", ...body);
+      lines.push(...loop, "return true;");
+      return lines;
+    }
+    const values = type && this.statements(type, "x", "k", `${owner}$values`);
     if (values && values.length > 0) {
-      const declared = properties.map((p) => `case ${JSON.stringify(p.name)}:`);
       body.push(
         `for (const k in v) {`,
-        ...(declared.length > 0 ? [`switch (k) {`, ...declared, `continue;`, `}`] : []),
+        ...skipDeclared,
         // JSON.parse makes "__proto__" an own property; a plain read would find the prototype.
         `x = k === "__proto__" ? ${this.runtime("own")}(v, k) : v[k];`,
         ...values,

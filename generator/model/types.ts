@@ -319,3 +319,24 @@ export interface RevisionModel {
   /** What the model builder could not settle. Errors stop generation; warnings are printed. */
   diagnostics: Diagnostic[];
 }
+
+/**
+ * An extension (negotiated in `capabilities.extensions`): its own declarations,
+ * resolved with its base revision's types in scope. Base types it uses stay the
+ * base's (imported), never copied.
+ */
+export interface ExtensionModel {
+  /** Folder and import name: generated/ext/<name>/, mcpgen/ext/<name>. */
+  extension: string;
+  /** The key in `capabilities.extensions`, e.g. "io.modelcontextprotocol/tasks". */
+  identifier: string;
+  /** The revision whose types it imports. */
+  base: string;
+  source: RevisionSource;
+  /** The base types it imports, by local name. */
+  imports: ImportedName[];
+  /** Its own declarations, code-unit order. */
+  declarations: Declaration[];
+  constants: Constant[];
+  diagnostics: Diagnostic[];
+}

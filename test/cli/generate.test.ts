@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSyn
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
-import { captureIo, pinnedSource, projectRoot, tempDir, typeCheck } from "../helpers.js";
+import { captureIo, lock, pinnedSource, projectRoot, tempDir, typeCheck } from "../helpers.js";
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -263,7 +263,12 @@ describe("the built binary", () => {
 
   test("--check passes on the project's own generated/ and spec/surface/", () => {
     const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
-    expect(result.stderr).toMatch(/up to date: 61 files in \d+ ms/);
+    // Per revision 7 files and a surface; shims: a shapes file per revision, a step per adjacent pair and
+    // an index; the root index; per extension 6 files.
+    const revisions = lock.revisions.length;
+    const files = revisions * 8 + (revisions + (revisions - 1) + 1) + 1 + (lock.extensions ?? []).length * 6;
+    expect(result.stderr).toMatch(new RegExp(`up to date: ${files} files in \\d+ ms`));
+    expect(result.stderr).toMatch(/^checked ext\/tasks +20 types +\d+ ms \(on draft\)$/m);
     expect(result.status).toBe(0);
   });
 

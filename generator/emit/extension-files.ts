@@ -1,0 +1,125 @@
+// generated/ext/<name>/: an extension's types, checks, validators and guards,
+// and its facts (identifier, base revision). Base types it uses are imported
+// from generated/<base>/ (types and checks), never emitted again, so a value
+// of a base type is the same type and passes the same check in both folders.
+import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
+import type { ExtensionModel, RevisionModel } from "../model/types.js";
+import { CheckEmitter, checkName } from "./checks-file.js";
+import { typeExportNames } from "./export-names.js";
+import { formatTypeScript } from "./format.js";
+import { GeneratedFile, type OutputFile } from "./printer.js";
+import { emitTypes } from "./types-file.js";
+
+const runtime = "mcpgen/runtime";
+
+/** Names an extension's index.ts exports besides its schema's types, is<Type> and validate<Type>. */
+export const extensionFileExports = ["TypeName", "checks", "extension", "validate"] as const;
+
+/** The files of one extension's folder, unformatted. */
+export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
+  checkExtensionNames(model);
+  const header = {
+    source: `MCP extension ${model.identifier} on schema revision ${model.base}`,
+    details: [
+      `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
+    ],
+  };
+  const at = (name: string) => new GeneratedFile(`ext/${model.extension}/${name}`, header);
+  const baseFolder = `../../${model.base}`;
+
+  const types = at("types.ts");
+  for (const imported of model.imports) types.importType(`${baseFolder}/types.js`, imported.name);
+  emitTypes(types, model);
+
+  const checks = at("checks.ts");
+  const own = new Set(model.declarations.map((d) => d.name));
+  const emitter = new CheckEmitter({ declarations: [...base.declarations, ...model.declarations] }, checks, {
+    own,
+    baseChecks: `${baseFolder}/checks.js`,
+  });
+  emitter.emitDeclarations();
+  emitter.flush();
+
+  const names = typeExportNames(model);
+
+  const validators = at("validators.ts");
+  const C = validators.importNamespace("./checks.js", "C", { typeOnly: false });
+  const result = validators.importType(runtime, "ValidationResult");
+  const run = validators.importValue(runtime, "run");
+  validators.print(`
+    /** The check of every type the extension declares, by name. */
+    export const checks = {
+      ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${C}.${checkName(d.name)},`).join("\n")}
+    } as const satisfies { readonly [type: string]: ${validators.importType(runtime, "Check")} };
+
+    /** The name of every type the extension declares. */
+    export type TypeName = keyof typeof checks;
+
+    /** Validates a value against one of the extension's types, reporting the first problem with a JSON pointer. */
+    export function validate(type: TypeName, value: unknown): ${result} {
+      return ${run}(checks[type], value);
+    }
+  `);
+  for (const declaration of model.declarations)
+    validators.print(`
+      /** Validates a value against ${declaration.name}. */
+      export function ${names.get(declaration.name)!.validator}(value: unknown): ${result} {
+        return ${run}(${C}.${checkName(declaration.name)}, value);
+      }
+    `);
+
+  const guards = at("guards.ts");
+  const GC = guards.importNamespace("./checks.js", "C", { typeOnly: false });
+  const T = guards.importNamespace("./types.js", "T", { typeOnly: true });
+  const test = guards.importValue(runtime, "test");
+  for (const declaration of model.declarations)
+    guards.print(`
+      export function ${names.get(declaration.name)!.guard}(value: unknown): value is ${T}.${declaration.name} {
+        return ${test}(${GC}.${checkName(declaration.name)}, value);
+      }
+    `);
+
+  const facts = at("extension.ts");
+  facts.print(`
+    /** The extension: its capability key, its folder name and the revision whose types it builds on. */
+    export const extension = ${JSON.stringify(
+      { name: model.extension, identifier: model.identifier, base: model.base },
+      null,
+      2,
+    )} as const;
+  `);
+
+  const index = at("index.ts");
+  index.print(`
+    export * from "./types.js";
+    export * from "./validators.js";
+    export * from "./guards.js";
+    export * from "./extension.js";
+  `);
+  return [types, checks, validators, guards, facts, index];
+}
+
+/** The formatted files of one extension's folder. */
+export async function extensionOutput(model: ExtensionModel, base: RevisionModel): Promise<OutputFile[]> {
+  return Promise.all(
+    extensionFiles(model, base).map(async (file) => ({
+      path: file.path,
+      content: await formatTypeScript(file.toString()),
+    })),
+  );
+}
+
+/** A schema name that a generated export would shadow stops generation. */
+function checkExtensionNames(model: ExtensionModel): void {
+  const problems: LocatedDiagnostic[] = [];
+  for (const declared of [...model.constants, ...model.declarations])
+    if ((extensionFileExports as readonly string[]).includes(declared.name))
+      problems.push(
+        problemAt(
+          ErrorCode.NameCollision,
+          `the schema declares ${declared.name}, a name mcpgen generates for every extension`,
+          declared.location,
+        ),
+      );
+  if (problems.length > 0) throw new SchemaError(model.source.file, problems);
+}

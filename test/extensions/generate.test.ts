@@ -1,0 +1,137 @@
+// Extensions as generator inputs: the pinned tasks extension generates
+// deterministically against its base revision and type-checks with it; a base
+// type it imports that the base lacks stops generation at the import; an
+// extension never seen before generates with no code change.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { formatDiagnostic, SchemaError } from "../../generator/diagnostics.js";
+import { extensionOutput } from "../../generator/emit/extension-files.js";
+import { revisionOutput } from "../../generator/emit/run.js";
+import { buildExtension, buildModel, type ExtensionSource } from "../../generator/generate.js";
+import type { RevisionModel } from "../../generator/model/types.js";
+import { pinnedExtensionSource, pinnedSource, projectRoot, tempDir, typeCheck } from "../helpers.js";
+
+const tasks = pinnedExtensionSource("tasks");
+const base = buildModel(pinnedSource(tasks.base));
+
+/** Writes an extension's files and its base revision's into a fresh folder laid out as generated/; returns the .ts paths. */
+async function writeTree(extension: ExtensionSource, baseModel: RevisionModel): Promise<string[]> {
+  const out = tempDir();
+  const files = [
+    ...(await revisionOutput(baseModel)),
+    ...(await extensionOutput(buildExtension(extension, baseModel), baseModel)),
+  ];
+  for (const file of files) {
+    mkdirSync(dirname(join(out, file.path)), { recursive: true });
+    writeFileSync(join(out, file.path), file.content);
+  }
+  return files.filter((f) => f.path.startsWith("ext/")).map((f) => join(out, f.path));
+}
+
+describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
+  test("generates the same bytes twice, into ext/tasks/, importing its base revision's types", async () => {
+    const first = await extensionOutput(buildExtension(tasks, base), base);
+    const second = await extensionOutput(buildExtension(tasks, base), base);
+    expect(first.map((f) => f.path)).toEqual(
+      ["types", "checks", "validators", "guards", "extension", "index"].map((n) => `ext/tasks/${n}.ts`),
+    );
+    expect(second).toEqual(first);
+    const types = first.find((f) => f.path === "ext/tasks/types.ts")!.content;
+    expect(types).toContain(`from "../../${tasks.base}/types.js"`);
+    // Base types are imported, never declared again.
+    expect(types).not.toMatch(/^export (interface|type) (Result|JSONRPCRequest|InputRequests)\b/m);
+    expect(first.find((f) => f.path === "ext/tasks/extension.ts")!.content).toContain(
+      'identifier: "io.modelcontextprotocol/tasks"',
+    );
+  });
+
+  test("its output type-checks with tsc --strict beside its base revision", async () => {
+    expect(typeCheck(await writeTree(tasks, base))).toEqual([]);
+  });
+
+  test("a base type it imports that the base revision lacks stops generation at the import", () => {
+    const withoutInputResponses: RevisionModel = {
+      ...base,
+      declarations: base.declarations.filter((d) => d.name !== "InputResponses"),
+    };
+    let diagnostics: string[] = [];
+    try {
+      buildExtension(tasks, withoutInputResponses);
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+      diagnostics = error.diagnostics.map((d) => formatDiagnostic(d));
+    }
+    const line = tasks.text.split("\n").findIndex((l) => l.trim() === "InputResponses,") + 1;
+    expect(diagnostics).toEqual([
+      `${tasks.file}:${line}:3: error E_UNKNOWN_IMPORT: type InputResponses is not declared in the base revision ${tasks.base}`,
+    ]);
+  });
+});
+
+describe("the generated tasks extension (generated/ext/tasks)", () => {
+  test("validates with JSON pointers and guards by the extension's types", async () => {
+    const ext = (await import(join(projectRoot, "generated", "ext", "tasks", "index.ts"))) as Record<string, any>;
+    const task = {
+      taskId: "t1",
+      status: "completed",
+      createdAt: "2026-11-23T10:00:00Z",
+      lastUpdatedAt: "2026-11-23T10:00:05Z",
+      ttlMs: null,
+      result: { content: [] },
+      resultType: "complete",
+    };
+    expect(ext["validate"]("GetTaskResult", task)).toEqual({ valid: true });
+    expect(ext["isGetTaskResult"](task)).toBe(true);
+    // The status picks the variant: a completed task needs its result; a failed one's error is the base's Error.
+    expect(ext["validate"]("GetTaskResult", { ...task, result: undefined })).toEqual({
+      valid: false,
+      errors: [{ path: "/result", keyword: "required", message: "is required" }],
+    });
+    expect(ext["validateFailedTask"]({ ...task, status: "failed", error: { code: "x", message: "m" } })).toEqual({
+      valid: false,
+      errors: [{ path: "/error/code", keyword: "type", message: "must be number" }],
+    });
+    expect(ext["validate"]("CreateTaskResult", { ...task, status: "working", resultType: "task" })).toEqual({
+      valid: true,
+    });
+    expect(ext["validate"]("TasksExtensionCapability", { setting: 1 })).toEqual({
+      valid: false,
+      errors: [{ path: "/setting", keyword: "not", message: "must not be present" }],
+    });
+    expect(ext["extension"]).toEqual({ name: "tasks", identifier: "io.modelcontextprotocol/tasks", base: tasks.base });
+  });
+});
+
+describe("an extension never seen before", () => {
+  test("generates and type-checks with no code change", async () => {
+    const unseen: ExtensionSource = {
+      extension: "reminders",
+      identifier: "com.example/reminders",
+      base: base.revision,
+      file: "reminders/schema.ts",
+      text: [
+        `import type { JSONRPCRequest, Result as BaseResult } from "./spec.types.js";`,
+        `/** When to remind. */`,
+        `export interface Reminder { at: string; /** @minimum 0 */ repeat?: number; note?: string }`,
+        `export type SetReminderRequest = JSONRPCRequest & { method: "reminders/set"; params: { reminder: Reminder } };`,
+        `export interface SetReminderResult extends BaseResult { id: string }`,
+        `export type RemindersCapability = Record<string, never>;`,
+      ].join("\n"),
+      sha256: "0".repeat(64),
+      locked: false,
+    };
+    const paths = await writeTree(unseen, base);
+    expect(typeCheck(paths)).toEqual([]);
+    const model = buildExtension(unseen, base);
+    expect(model.declarations.map((d) => d.name)).toEqual([
+      "Reminder",
+      "RemindersCapability",
+      "SetReminderRequest",
+      "SetReminderResult",
+    ]);
+    // The interface extending a base type has the base's fields resolved in.
+    const result = model.declarations.find((d) => d.name === "SetReminderResult")!;
+    expect(result.kind === "interface" && result.resolved.properties.map((p) => p.name)).toContain("resultType");
+  });
+});
