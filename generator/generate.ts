@@ -4,7 +4,8 @@ import { SchemaError } from "./diagnostics.js";
 import { buildRevisionModel } from "./model/build.js";
 import type { MethodOverlay } from "./model/overlay.js";
 import type { Diagnostic, ExtensionModel, RevisionModel } from "./model/types.js";
-import { buildExtensionModel } from "./model/extension.js";
+import { buildExtensionModel, type ExtensionOverlay } from "./model/extension.js";
+import { extensionOverlay } from "./overlay/extensions.js";
 import { methodOverlay } from "./overlay/methods.js";
 import { shimOverlay } from "./overlay/shims.js";
 import type { ShimOverlay } from "./shims/plan.js";
@@ -55,22 +56,34 @@ export interface ExtensionSource {
 }
 
 /** Parses and models an extension against its base revision's model. Throws SchemaError with every problem. */
-export function buildExtension(source: ExtensionSource, base: RevisionModel): ExtensionModel {
+export function buildExtension(
+  source: ExtensionSource,
+  base: RevisionModel,
+  overlay: ExtensionOverlay = extensionOverlay,
+): ExtensionModel {
   const parsed = parseSchema({
     file: source.file,
     text: source.text,
     base: { revision: base.revision, names: new Set(base.declarations.map((d) => d.name)) },
   });
-  return buildExtensionModel(parsed, base, {
-    extension: source.extension,
-    identifier: source.identifier,
-    source: {
-      file: source.file,
-      sha256: source.sha256,
-      locked: source.locked,
-      ...(source.commit ? { commit: source.commit } : {}),
+  const model = buildExtensionModel(
+    parsed,
+    base,
+    {
+      extension: source.extension,
+      identifier: source.identifier,
+      source: {
+        file: source.file,
+        sha256: source.sha256,
+        locked: source.locked,
+        ...(source.commit ? { commit: source.commit } : {}),
+      },
     },
-  });
+    Object.prototype.hasOwnProperty.call(overlay, source.extension) ? overlay[source.extension] : undefined,
+  );
+  const errors = model.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new SchemaError(source.file, errors);
+  return model;
 }
 
 export interface Generation extends Omit<GenerationOutput, "warnings"> {

@@ -7,13 +7,14 @@ import type { ExtensionModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
 import { formatTypeScript } from "./format.js";
+import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
 
 const runtime = "mcpgen/runtime";
 
 /** Names an extension's index.ts exports besides its schema's types, is<Type> and validate<Type>. */
-export const extensionFileExports = ["TypeName", "checks", "extension", "validate"] as const;
+export const extensionFileExports = ["TypeName", "augments", "checks", "extension", "validate"] as const;
 
 /** The files of one extension's folder, unformatted. */
 export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
@@ -31,8 +32,22 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   for (const imported of model.imports) types.importType(`${baseFolder}/types.js`, imported.name);
   emitTypes(types, model);
 
-  const checks = at("checks.ts");
   const own = new Set(model.declarations.map((d) => d.name));
+  const methods = at("methods.ts");
+  emitMethods(
+    methods,
+    { revision: model.base, methods: model.methods },
+    {
+      title: `extension ${model.identifier}`,
+      typesModule: (name) => (own.has(name) ? "./types.js" : `${baseFolder}/types.js`),
+    },
+  );
+  methods.print(`
+    /** Requests of ${model.base} that may answer one of the extension's result types instead, once it is negotiated. */
+    export const augments = ${JSON.stringify(model.augments, null, 2)} as const;
+  `);
+
+  const checks = at("checks.ts");
   const emitter = new CheckEmitter({ declarations: [...base.declarations, ...model.declarations] }, checks, {
     own,
     baseChecks: `${baseFolder}/checks.js`,
@@ -92,11 +107,12 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   const index = at("index.ts");
   index.print(`
     export * from "./types.js";
+    export * from "./methods.js";
     export * from "./validators.js";
     export * from "./guards.js";
     export * from "./extension.js";
   `);
-  return [types, checks, validators, guards, facts, index];
+  return [types, methods, checks, validators, guards, facts, index];
 }
 
 /** The formatted files of one extension's folder. */

@@ -24,13 +24,24 @@ export const methodsFileExports = [
   "methods",
 ] as const;
 
-export function emitMethods(file: GeneratedFile, model: RevisionModel): void {
+export function emitMethods(
+  file: GeneratedFile,
+  model: Pick<RevisionModel, "revision" | "methods">,
+  options: {
+    /** What the table belongs to, for its doc comment. */
+    title?: string;
+    /** The module a schema type is imported from (an extension's come from its own types or its base's). */
+    typesModule?: (name: string) => string;
+  } = {},
+): void {
+  const title = options.title ?? `revision ${model.revision}`;
+  const typesModule = options.typesModule ?? (() => types);
   const requests = model.methods.filter((m) => m.kind === "request");
   const notifications = model.methods.filter((m) => m.kind === "notification");
 
   file.print(`
     /**
-     * The method routing table of revision ${model.revision}: one entry per
+     * The method routing table of ${title}: one entry per
      * request and notification, keyed by method name.
      */
     export const methods = {
@@ -40,10 +51,10 @@ export function emitMethods(file: GeneratedFile, model: RevisionModel): void {
 
   // Type-level maps: TypeScript types for what the table names as strings.
   const typeOf = (type: TypeNode): string => {
-    for (const name of referencedNames(type)) file.importType(types, name);
+    for (const name of referencedNames(type)) file.importType(typesModule(name), name);
     return printType(type);
   };
-  const ref = (name: string) => file.importType(types, name);
+  const ref = (name: string) => file.importType(typesModule(name), name);
   file.print(`
     /** For each request: the whole message, its params and the result a response carries. */
     export interface RequestMap {

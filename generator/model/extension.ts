@@ -2,8 +2,11 @@
 // revision's declarations in scope (an interface may extend a base type), then
 // cut back to its own declarations. References to base types keep the base's
 // names; the emitters import them from the base revision's folder.
-import { resolveDeclarations } from "./resolve.js";
-import type { ExtensionModel, ParsedSchema, RevisionModel, RevisionSource } from "./types.js";
+import { ErrorCode } from "../diagnostics.js";
+import { deriveExtensionMethods } from "./methods.js";
+import { byCodeUnit } from "./order.js";
+import { indexDeclarations, resolveDeclarations } from "./resolve.js";
+import type { Diagnostic, ExtensionModel, ParsedSchema, RevisionModel, RevisionSource } from "./types.js";
 
 export interface ExtensionInfo {
   extension: string;
@@ -11,10 +14,48 @@ export interface ExtensionInfo {
   source: RevisionSource;
 }
 
-export function buildExtensionModel(schema: ParsedSchema, base: RevisionModel, info: ExtensionInfo): ExtensionModel {
+/** What the reviewed overlay says about one extension (generator/overlay/extensions.ts). */
+export interface ExtensionRule {
+  /** The prose the entry follows. */
+  cite: string;
+  /** Who sends each of its methods. */
+  senders: { readonly [method: string]: "client" | "server" | "both" };
+  /** Base methods whose result may be one of these extension types instead, once the extension is negotiated. */
+  augments?: { readonly [method: string]: readonly string[] };
+}
+
+export type ExtensionOverlay = { readonly [extension: string]: ExtensionRule };
+
+export function buildExtensionModel(
+  schema: ParsedSchema,
+  base: RevisionModel,
+  info: ExtensionInfo,
+  rule: ExtensionRule | undefined,
+): ExtensionModel {
+  const severity: Diagnostic["severity"] = info.source.locked ? "error" : "warning";
   const own = new Set(schema.declarations.map((d) => d.name));
   // A resolved declaration is a parsed one plus its `resolved` shape, which resolving recomputes.
   const resolved = resolveDeclarations({ ...schema, declarations: [...base.declarations, ...schema.declarations] });
+  const index = indexDeclarations(resolved);
+  const derived = deriveExtensionMethods(index, own, info.identifier, rule?.senders ?? {}, severity);
+  const diagnostics = [...derived.diagnostics];
+  const augments: { [method: string]: string[] } = {};
+  for (const [method, types] of Object.entries(rule?.augments ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
+    if (!base.methods.some((m) => m.name === method && m.kind === "request"))
+      diagnostics.push({
+        severity,
+        code: ErrorCode.OverlayUnknownMethod,
+        message: `overlay lets ${info.extension} answer ${method}, which is not a request of ${base.revision}`,
+      });
+    for (const type of types)
+      if (!own.has(type))
+        diagnostics.push({
+          severity,
+          code: ErrorCode.OverlayUnknownType,
+          message: `overlay names ${type} as a result of ${method}, which ${info.extension} does not declare`,
+        });
+    augments[method] = [...types].sort(byCodeUnit);
+  }
   return {
     extension: info.extension,
     identifier: info.identifier,
@@ -23,6 +64,8 @@ export function buildExtensionModel(schema: ParsedSchema, base: RevisionModel, i
     imports: schema.imports ?? [],
     declarations: resolved.filter((d) => own.has(d.name)),
     constants: schema.constants,
-    diagnostics: [],
+    methods: derived.methods,
+    augments,
+    diagnostics,
   };
 }

@@ -152,9 +152,11 @@ function methodCandidates(
   routed: ReadonlyMap<string, unknown>,
   inputRequests: ReadonlySet<string>,
   report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
+  include: (declaration: Declaration) => boolean = () => true,
 ): Candidate[] {
   const byMethod = new Map<string, Declaration[]>();
   for (const declaration of index.values()) {
+    if (!include(declaration)) continue;
     const method = propertyOf({ kind: "reference", name: declaration.name }, "method", index);
     if (method?.type.kind !== "literal" || typeof method.type.value !== "string") continue;
     const list = byMethod.get(method.type.value) ?? [];
@@ -321,4 +323,84 @@ function capabilityExists(holder: string, path: string[], index: DeclarationInde
     type = property;
   }
   return true;
+}
+
+/**
+ * The methods an extension declares (types of its own whose `method` is a
+ * string literal), with the senders the overlay states. Every one needs the
+ * extension negotiated by its receiver: `extensions["<identifier>"]` in the
+ * receiver's capabilities (2026-07-28 basic/index#extensions).
+ */
+export function deriveExtensionMethods(
+  index: DeclarationIndex,
+  own: ReadonlySet<string>,
+  identifier: string,
+  senders: { readonly [method: string]: "client" | "server" | "both" },
+  severity: Diagnostic["severity"],
+): MethodDerivation {
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: ErrorCode, message: string, declaration?: Declaration) =>
+    diagnostics.push({ severity, code, message, ...(declaration ? { location: declaration.location } : {}) });
+  const byCategory = groupByCategory(new Map([...index].filter(([name]) => own.has(name))));
+  const methods: MethodModel[] = [];
+  // Read against the whole index (an extension's message may be JSONRPCRequest & {...}), only its own types counted.
+  const candidates = methodCandidates(index, new Map(), new Set(), report, (d) => own.has(d.name));
+  for (const { method, declaration } of candidates) {
+    const sender = Object.prototype.hasOwnProperty.call(senders, method) ? senders[method] : undefined;
+    if (!sender) {
+      report(
+        ErrorCode.MethodDirection,
+        `${method} (${declaration.name}): generator/overlay/extensions.ts does not say who sends it; it is left out of the method table`,
+        declaration,
+      );
+      continue;
+    }
+    const kind = kindFromDeclaration(declaration);
+    if (!kind) {
+      report(
+        ErrorCode.MethodKind,
+        `cannot tell whether ${method} (${declaration.name}) is a request or a notification`,
+        declaration,
+      );
+      continue;
+    }
+    const direction: Direction =
+      sender === "both" ? "both" : sender === "client" ? "client-to-server" : "server-to-client";
+    const model: MethodModel = {
+      name: method,
+      kind,
+      type: declaration.name,
+      direction,
+      directionSource: "overlay",
+      inputRequest: false,
+      ...paramsOf(declaration, index),
+      deprecated: hasDocTag(declaration.doc, "deprecated"),
+    };
+    if (direction !== "both")
+      model.capability = {
+        holder: direction === "client-to-server" ? "server" : "client",
+        path: ["extensions", identifier],
+      };
+    const category = docCategory(declaration.doc);
+    if (category) model.category = category;
+    if (kind === "request") {
+      const result = deriveResult(declaration, category, index, byCategory);
+      if (result) model.result = result;
+      else
+        report(
+          ErrorCode.NoResult,
+          `request ${method} (${declaration.name}) has no result: the extension pairs none by @category or by name`,
+          declaration,
+        );
+    }
+    methods.push(model);
+  }
+  for (const method of Object.keys(senders))
+    if (!methods.some((m) => m.name === method) && !candidates.some((c) => c.method === method))
+      report(
+        ErrorCode.OverlayUnknownMethod,
+        `generator/overlay/extensions.ts names ${method}, which the extension does not declare`,
+      );
+  methods.sort((a, b) => byCodeUnit(a.name, b.name));
+  return { methods, diagnostics };
 }

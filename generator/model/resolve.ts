@@ -113,7 +113,9 @@ function objectShape(
         if (!shape) return undefined;
         if (member.kind === "reference") ancestors.push(member.name);
         for (const property of shape.properties) {
-          if (!properties.some((p) => p.name === property.name)) properties.push(property);
+          const i = properties.findIndex((p) => p.name === property.name);
+          if (i === -1) properties.push(property);
+          else properties[i] = meet(properties[i]!, property);
         }
         ancestors.push(...shape.ancestors.filter((a) => !ancestors.includes(a)));
         indexSignature ??= shape.indexSignature;
@@ -123,6 +125,29 @@ function objectShape(
     default:
       return undefined;
   }
+}
+
+/**
+ * A property two members of an intersection both declare: a value must satisfy
+ * both, so it is required if either requires it, and its type is the narrower
+ * one when one contains the other (a literal within its primitive type, anything
+ * within unknown), else the intersection of the two.
+ */
+function meet(first: ResolvedProperty, second: ResolvedProperty): ResolvedProperty {
+  const type = narrower(first.type, second.type) ?? narrower(second.type, first.type);
+  return {
+    ...second,
+    optional: first.optional && second.optional,
+    type: type ?? { kind: "intersection", members: [first.type, second.type] },
+  };
+}
+
+/** `b` when it lies within `a`, by the simple rules meet() needs; undefined otherwise. */
+function narrower(a: TypeNode, b: TypeNode): TypeNode | undefined {
+  if (JSON.stringify(a) === JSON.stringify(b)) return b;
+  if (a.kind === "keyword" && (a.keyword === "unknown" || a.keyword === "any")) return b;
+  if (a.kind === "keyword" && b.kind === "literal" && typeof b.value === a.keyword) return b;
+  return undefined;
 }
 
 export function indexDeclarations(declarations: readonly Declaration[]): DeclarationIndex {

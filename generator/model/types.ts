@@ -338,5 +338,9 @@ export interface ExtensionModel {
   /** Its own declarations, code-unit order. */
   declarations: Declaration[];
   constants: Constant[];
+  /** Its methods, sorted by name: direction from the overlay, the capability its receiver must declare. */
+  methods: MethodModel[];
+  /** Base requests that may answer one of its types instead (from the overlay), by method. */
+  augments: { [method: string]: string[] };
   diagnostics: Diagnostic[];
 }

@@ -34,7 +34,7 @@ describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
     const first = await extensionOutput(buildExtension(tasks, base), base);
     const second = await extensionOutput(buildExtension(tasks, base), base);
     expect(first.map((f) => f.path)).toEqual(
-      ["types", "checks", "validators", "guards", "extension", "index"].map((n) => `ext/tasks/${n}.ts`),
+      ["types", "methods", "checks", "validators", "guards", "extension", "index"].map((n) => `ext/tasks/${n}.ts`),
     );
     expect(second).toEqual(first);
     const types = first.find((f) => f.path === "ext/tasks/types.ts")!.content;
@@ -44,6 +44,24 @@ describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
     expect(first.find((f) => f.path === "ext/tasks/extension.ts")!.content).toContain(
       'identifier: "io.modelcontextprotocol/tasks"',
     );
+  });
+
+  test("its method table: senders from the reviewed overlay, results paired by @category, the receiver's capability", () => {
+    const model = buildExtension(tasks, base);
+    expect(
+      model.methods.map((m) => [m.name, m.kind, m.direction, m.type, m.result?.name ?? null, m.capability?.holder]),
+    ).toEqual([
+      ["notifications/tasks", "notification", "server-to-client", "TaskStatusNotification", null, "client"],
+      ["tasks/cancel", "request", "client-to-server", "CancelTaskRequest", "CancelTaskResult", "server"],
+      ["tasks/get", "request", "client-to-server", "GetTaskRequest", "GetTaskResult", "server"],
+      ["tasks/update", "request", "client-to-server", "UpdateTaskRequest", "UpdateTaskResult", "server"],
+    ]);
+    expect(
+      model.methods.every((m) => m.capability?.path.join(".") === "extensions.io.modelcontextprotocol/tasks"),
+    ).toBe(true);
+    // The params of JSONRPCRequest & { params: {...} }: the extension's, required (the intersection's narrower side).
+    expect(model.methods.find((m) => m.name === "tasks/get")!.params?.required).toBe(true);
+    expect(model.augments).toEqual({ "tools/call": ["CreateTaskResult"] });
   });
 
   test("its output type-checks with tsc --strict beside its base revision", async () => {
@@ -124,6 +142,13 @@ describe("an extension never seen before", () => {
     const paths = await writeTree(unseen, base);
     expect(typeCheck(paths)).toEqual([]);
     const model = buildExtension(unseen, base);
+    // No overlay entry says who sends reminders/set: left out, with a warning (not an error: it is not pinned).
+    expect(model.methods).toEqual([]);
+    expect(model.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(["warning E_METHOD_DIRECTION"]);
+    const routed = buildExtension(unseen, base, {
+      reminders: { cite: "a test", senders: { "reminders/set": "client" } },
+    });
+    expect(routed.methods.map((m) => [m.name, m.result?.name])).toEqual([["reminders/set", "SetReminderResult"]]);
     expect(model.declarations.map((d) => d.name)).toEqual([
       "Reminder",
       "RemindersCapability",

@@ -1,0 +1,20 @@
+// Reviewed facts about extensions that their schemas cannot say, each citing
+// the extension's prose. An extension's schema has no ClientRequest /
+// ServerRequest unions: who sends each of its methods is stated here. An
+// extension missing from this file still generates; its methods are then left
+// out of its method table with a warning (an error for a pinned extension).
+import type { ExtensionOverlay } from "../model/extension.js";
+
+export const extensionOverlay: ExtensionOverlay = {
+  tasks: {
+    cite: "spec/ext/tasks/specification/draft/tasks.md#task-operations, #task-notifications",
+    senders: {
+      "tasks/get": "client",
+      "tasks/update": "client",
+      "tasks/cancel": "client",
+      "notifications/tasks": "server",
+    },
+    // tasks.md#supported-methods: "tools/call" may answer CreateTaskResult (#polymorphic-results).
+    augments: { "tools/call": ["CreateTaskResult"] },
+  },
+};
