@@ -112,7 +112,7 @@ describe("the tarball", () => {
 });
 
 describe("the packed package in a nodenext project", () => {
-  test("type-checks and runs a file importing two revisions, the runtime contract and the revision list", () => {
+  test("type-checks and runs a file importing two revisions, an extension, the runtime contract and the revision list", () => {
     const { status, output } = compile({
       "main.ts": `import type { CallToolResult } from "mcpgen/2025-06-18";
 import { methods, revision, type ResultOf } from "mcpgen/2026-07-28";
@@ -120,6 +120,7 @@ import { methods as oldMethods } from "mcpgen/2024-11-05";
 import { revisions, type RevisionName } from "mcpgen";
 import type { MethodTable } from "mcpgen/runtime";
 import { convert, ShimError } from "mcpgen/shims";
+import { extension as tasks, validate as validateTask, type CreateTaskResult } from "mcpgen/ext/tasks";
 
 declare const process: { versions: { node: string } }; // the consumer has no @types/node
 
@@ -138,8 +139,20 @@ try {
   if (error instanceof ShimError) refused = error.reason;
 }
 
+const handle: CreateTaskResult = {
+  taskId: "t",
+  status: "working",
+  createdAt: "2026-11-23T00:00:00Z",
+  lastUpdatedAt: "2026-11-23T00:00:00Z",
+  ttlMs: null,
+  resultType: "task",
+};
+
 console.log(JSON.stringify({
   node: process.versions.node,
+  tasks: tasks.identifier,
+  handle: validateTask("CreateTaskResult", handle).valid,
+  notAHandle: validateTask("CreateTaskResult", { ...handle, resultType: "complete" }),
   text: result.content[0]?.type === "text" ? result.content[0].text : null,
   listed: listed.tools.length,
   discover: "server/discover" in table,
@@ -162,6 +175,9 @@ console.log(JSON.stringify({
     const printed = JSON.parse(run.stdout);
     expect(Number(printed.node.split(".")[0])).toBeGreaterThanOrEqual(20);
     expect(printed).toMatchObject({
+      tasks: "io.modelcontextprotocol/tasks",
+      handle: true,
+      notAHandle: { valid: false, errors: [{ path: "/resultType", keyword: "const", message: 'must be "task"' }] },
       text: "hello",
       listed: 0,
       discover: true,
