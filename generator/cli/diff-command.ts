@@ -1,11 +1,12 @@
 // `mcpgen diff A B [--format text|markdown|json]`, `mcpgen diff --all`.
 import { diffRevisions } from "../diff/diff.js";
 import { formatJson, formatMarkdown, formatMatrix, formatText, type DiffFormat } from "../diff/format.js";
-import { buildModel, type SchemaSource } from "../generate.js";
+import { buildExtension, buildModel, type ExtensionSource, type SchemaSource } from "../generate.js";
+import type { ExtensionModel } from "../model/types.js";
 import { SpecError } from "../lock/lock.js";
 import type { RevisionModel } from "../model/types.js";
 import type { Io } from "./io.js";
-import { pinnedSources, schemaFileSource } from "./sources.js";
+import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
 
 export interface DiffOptions extends SpecPaths {
@@ -15,6 +16,10 @@ export interface DiffOptions extends SpecPaths {
   format: DiffFormat;
   /** A schema.ts for whichever of A and B the lock does not pin. */
   schema?: string;
+  /** Compare the pinned extension of this name (A) with --schema (B), an other version of it. */
+  extension?: string;
+  /** With --ext: the revision B builds on (default: the pinned extension's base). */
+  base?: string;
 }
 
 export async function diffCommand(io: Io, options: DiffOptions): Promise<number> {
@@ -22,6 +27,7 @@ export async function diffCommand(io: Io, options: DiffOptions): Promise<number>
     throw new SpecError(`unknown format "${options.format}" (text, markdown or json)`);
   }
   const lock = await readLock(io, options);
+  if (options.extension !== undefined) return diffExtension(io, options, options.extension);
   if (options.all) {
     if (options.from !== undefined)
       throw new SpecError("--all takes no revisions: it compares every pinned revision with every other");
@@ -69,4 +75,60 @@ export async function diffCommand(io: Io, options: DiffOptions): Promise<number>
         : formatText(diff, { color }),
   );
   return 0;
+}
+
+/** `mcpgen diff --ext NAME --schema PATH [--base REV]`: the pinned extension against another version of it. */
+async function diffExtension(io: Io, options: DiffOptions, name: string): Promise<number> {
+  const lock = await readLock(io, options);
+  const pinned = (lock.extensions ?? []).find((e) => e.name === name);
+  if (!pinned)
+    throw new SpecError(
+      `unknown extension "${name}": spec/revisions.json pins ${(lock.extensions ?? []).map((e) => e.name).join(", ") || "none"}`,
+    );
+  if (options.schema === undefined || options.from !== undefined || options.all)
+    throw new SpecError("diff --ext NAME compares the pinned extension with --schema PATH (and takes no revisions)");
+  const baseName = options.base ?? pinned.base;
+  const [pinnedBase, otherBase] = await Promise.all(
+    [pinned.base, baseName].map(async (rev) => buildModel((await pinnedSources(io, options, lock, [rev]))[0]!)),
+  );
+  const a = buildExtension((await pinnedExtensionSources(io, options, lock, [pinned.base]))[0]!, pinnedBase!);
+  const file = await schemaFileSource(io, options.schema, baseName);
+  const other: ExtensionSource = {
+    extension: name,
+    identifier: pinned.identifier,
+    base: baseName,
+    file: file.file,
+    text: file.text,
+    sha256: file.sha256,
+    locked: false,
+  };
+  const b = buildExtension(other, otherBase!);
+  const [viewA, viewB] = [asRevision(a, pinnedBase!, `ext/${name}`), asRevision(b, otherBase!, file.file)];
+  const diff = diffRevisions(viewA, viewB);
+  const color = io.stdoutIsTTY && io.env["NO_COLOR"] === undefined;
+  io.stdout(
+    options.format === "json"
+      ? formatJson(diff, viewA, viewB)
+      : options.format === "markdown"
+        ? formatMarkdown(diff)
+        : formatText(diff, { color }),
+  );
+  return 0;
+}
+
+/**
+ * An extension seen as the revision diff compares: its own methods, and its
+ * declarations beside its base's (so that a version on another base shows
+ * what that changes in the types it uses).
+ */
+function asRevision(model: ExtensionModel, base: RevisionModel, label: string): RevisionModel {
+  return {
+    revision: label,
+    source: model.source,
+    facts: base.facts,
+    declarations: [...base.declarations, ...model.declarations],
+    constants: [...base.constants, ...model.constants],
+    methods: model.methods,
+    diagnostics: [],
+  };
 }

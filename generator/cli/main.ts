@@ -146,6 +146,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--all", "print the number of differences for every pair of pinned revisions", false)
     .addOption(new Option("--format <format>", "output format").choices(["text", "markdown", "json"]).default("text"))
     .option("--schema <path>", "a schema.ts for whichever of the two revisions the lock does not pin")
+    .option("--ext <name>", "compare the pinned extension NAME with another version of it (--schema PATH)")
+    .option("--base <rev>", "with --ext: the revision the --schema version builds on (default: the pinned one's)")
     .addOption(lockOption())
     .addOption(cacheOption())
     .action(async (from, to, options) => {
@@ -156,6 +158,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         all: options.all,
         format: options.format,
         ...(options.schema !== undefined ? { schema: options.schema } : {}),
+        ...(options.ext !== undefined ? { extension: options.ext } : {}),
+        ...(options.base !== undefined ? { base: options.base } : {}),
       });
     });
 

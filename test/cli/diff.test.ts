@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
-import { captureIo, pinnedSource, tempDir } from "../helpers.js";
+import { captureIo, pinnedExtensionSource, pinnedSource, tempDir } from "../helpers.js";
 
 async function diff(args: string[], options: { tty?: boolean; env?: Record<string, string>; cwd?: string } = {}) {
   const io = captureIo({ ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
@@ -96,6 +96,29 @@ describe("mcpgen diff", () => {
     expect(code).toBe(0);
     expect(out).toContain("  + widgets/frobnicate (request, client-to-server)");
     expect(out).toContain("  + FrobnicateRequest (interface)");
+  });
+
+  test("--ext: the pinned extension against another version of it", async () => {
+    const pinned = pinnedExtensionSource("tasks");
+    const next = join(tempDir(), "schema.ts");
+    writeFileSync(
+      next,
+      pinned.text.replace("export interface Task {", "export interface Task {\n  /** Who asked. */\n  owner?: string;"),
+    );
+    const { code, out } = await diff(["--ext", "tasks", "--schema", next]);
+    expect(code).toBe(0);
+    expect(out.split("\n")[0]).toMatch(
+      /^ext\/tasks → .*schema\.ts: 1 differences \(fields 1; 1 added\)$/,
+    );
+    expect(out).toContain("  + Task.owner (optional): string");
+    const same = join(tempDir(), "schema.ts");
+    writeFileSync(same, pinned.text);
+    expect((await diff(["--ext", "tasks", "--schema", same])).out).toMatch(/: no differences/);
+    const unknown = await diff(["--ext", "nope", "--schema", same]);
+    expect([unknown.code, unknown.err]).toEqual([
+      2,
+      'mcpgen: unknown extension "nope": spec/revisions.json pins tasks\n',
+    ]);
   });
 
   test("bad input: one clear error, exit 2", async () => {
