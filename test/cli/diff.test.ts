@@ -107,9 +107,7 @@ describe("mcpgen diff", () => {
     );
     const { code, out } = await diff(["--ext", "tasks", "--schema", next]);
     expect(code).toBe(0);
-    expect(out.split("\n")[0]).toMatch(
-      /^ext\/tasks → .*schema\.ts: 1 differences \(fields 1; 1 added\)$/,
-    );
+    expect(out.split("\n")[0]).toMatch(/^ext\/tasks → .*schema\.ts: 1 differences \(fields 1; 1 added\)$/);
     expect(out).toContain("  + Task.owner (optional): string");
     const same = join(tempDir(), "schema.ts");
     writeFileSync(same, pinned.text);
