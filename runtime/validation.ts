@@ -18,6 +18,7 @@
 // - Of the @format annotations, only "byte" is asserted: a blob that is not
 //   base64 cannot be decoded. "uri", "uri-template" and the rest are
 //   annotations, as format is by default in JSON Schema 2020-12 (§7.2.1).
+//   `@format int` (the tasks extension's) means an integer, as `@TJS-type integer` does.
 // - The first problem found is reported, with a JSON pointer to the value.
 
 // Web-platform globals (Node >= 16, browsers, workers, Deno, Bun), not in the

@@ -2,7 +2,7 @@
 import { diffRevisions } from "../diff/diff.js";
 import { formatJson, formatMarkdown, formatMatrix, formatText, type DiffFormat } from "../diff/format.js";
 import { buildExtension, buildModel, type ExtensionSource, type SchemaSource } from "../generate.js";
-import type { ExtensionModel } from "../model/types.js";
+import { extensionAsRevision } from "../model/extension.js";
 import { SpecError } from "../lock/lock.js";
 import type { RevisionModel } from "../model/types.js";
 import type { Io } from "./io.js";
@@ -103,7 +103,10 @@ async function diffExtension(io: Io, options: DiffOptions, name: string): Promis
     locked: false,
   };
   const b = buildExtension(other, otherBase!);
-  const [viewA, viewB] = [asRevision(a, pinnedBase!, `ext/${name}`), asRevision(b, otherBase!, file.file)];
+  const [viewA, viewB] = [
+    extensionAsRevision(a, pinnedBase!, `ext/${name}`),
+    extensionAsRevision(b, otherBase!, file.file),
+  ];
   const diff = diffRevisions(viewA, viewB);
   const color = io.stdoutIsTTY && io.env["NO_COLOR"] === undefined;
   io.stdout(
@@ -114,21 +117,4 @@ async function diffExtension(io: Io, options: DiffOptions, name: string): Promis
         : formatText(diff, { color }),
   );
   return 0;
-}
-
-/**
- * An extension seen as the revision diff compares: its own methods, and its
- * declarations beside its base's (so that a version on another base shows
- * what that changes in the types it uses).
- */
-function asRevision(model: ExtensionModel, base: RevisionModel, label: string): RevisionModel {
-  return {
-    revision: label,
-    source: model.source,
-    facts: base.facts,
-    declarations: [...base.declarations, ...model.declarations],
-    constants: [...base.constants, ...model.constants],
-    methods: model.methods,
-    diagnostics: [],
-  };
 }

@@ -69,3 +69,19 @@ export function buildExtensionModel(
     diagnostics,
   };
 }
+
+/**
+ * An extension seen as a revision (for the diff and the differential tests):
+ * its own methods, and its declarations beside its base's, with the base's facts.
+ */
+export function extensionAsRevision(model: ExtensionModel, base: RevisionModel, label: string): RevisionModel {
+  return {
+    revision: label,
+    source: model.source,
+    facts: base.facts,
+    declarations: [...base.declarations, ...model.declarations],
+    constants: [...base.constants, ...model.constants],
+    methods: model.methods,
+    diagnostics: [],
+  };
+}

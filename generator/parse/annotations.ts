@@ -49,6 +49,9 @@ export function readConstraints(doc: Doc): ReadConstraints {
       constraints.nullable = true;
     } else if (name === "format") {
       if (!/^[\w-]+$/.test(value)) problems.push(`@format needs a format name, not "${value}"`);
+      // `@format int` (the tasks extension's spelling, whose schema.json and prose make these fields
+      // integers: "integer milliseconds") is an integer, as @TJS-type integer is.
+      else if (value === "int") constraints.integer = true;
       else constraints.format = value;
     } else if ((numberKeywords as readonly string[]).includes(name)) {
       const number = Number(value);

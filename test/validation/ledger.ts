@@ -72,6 +72,8 @@ export const ledger: readonly LedgerClass[] = [
       ],
       "2026-07-28": integerPlaces2026,
       draft: integerPlaces2026,
+      // The tasks extension's schema.json carries the base types it uses as that generator emits them.
+      "ext/tasks": ["#/$defs/Error/properties/code", "#/$defs/RequestId"],
     },
   },
   {

@@ -29,8 +29,12 @@ export class SchemaJsonOracle {
   readonly definitionsKey: "definitions" | "$defs";
   readonly schema: { definitions?: Record<string, unknown>; $defs?: Record<string, unknown>; $schema: string };
 
-  constructor(readonly revision: string) {
-    this.schema = JSON.parse(readFileSync(join(projectRoot, "spec", revision, "schema.json"), "utf8"));
+  /** `file`: another schema.json than the revision's (an extension's), relative to the project. */
+  constructor(
+    readonly revision: string,
+    file: string = join("spec", revision, "schema.json"),
+  ) {
+    this.schema = JSON.parse(readFileSync(join(projectRoot, file), "utf8"));
     const draft2020 = this.schema.$schema.includes("2020-12");
     this.definitionsKey = draft2020 ? "$defs" : "definitions";
     const options = {
