@@ -111,25 +111,27 @@ export async function importGenerated<T = Record<string, unknown>>(revision: str
   return (await import(/* @vite-ignore */ path)) as T;
 }
 
-/** The pinned schema of an extension, read from the spec cache (spec/ext/<name>/) that `npm run generate` fills. */
+/** The pinned schema of an extension, read from the spec cache (spec/ext/<name>/) that `npm run generate` fills, or the project's transcription. */
 export function pinnedExtensionSource(name: string): ExtensionSource {
   const entry = (lock.extensions ?? []).find((e) => e.name === name);
   if (!entry) throw new Error(`spec/revisions.json pins no extension ${name}`);
-  const file = join(projectRoot, "spec", "ext", name, ...entry.schema.split("/"));
+  const common = {
+    extension: name,
+    identifier: entry.identifier,
+    base: entry.base,
+    commit: entry.commit,
+    locked: true,
+  };
+  if (entry.projectSchema !== undefined) {
+    const bytes = readFileSync(join(projectRoot, "spec", entry.projectSchema));
+    return { ...common, file: `spec/${entry.projectSchema}`, text: bytes.toString("utf8"), sha256: sha256(bytes) };
+  }
+  const file = join(projectRoot, "spec", "ext", name, ...entry.schema!.split("/"));
   if (!existsSync(file)) {
     throw new Error(`${file} is missing: run the README's first command (npm run generate) before the tests`);
   }
   const bytes = readFileSync(file);
   const expected = entry.files.find((f) => f.path === entry.schema)!.sha256;
   if (sha256(bytes) !== expected) throw new Error(`${file} does not match the lock; run \`mcpgen spec sync\``);
-  return {
-    extension: name,
-    identifier: entry.identifier,
-    base: entry.base,
-    file: `spec/ext/${name}/${entry.schema}`,
-    text: bytes.toString("utf8"),
-    sha256: expected,
-    commit: entry.commit,
-    locked: true,
-  };
+  return { ...common, file: `spec/ext/${name}/${entry.schema}`, text: bytes.toString("utf8"), sha256: expected };
 }

@@ -91,7 +91,11 @@ async function diffExtension(io: Io, options: DiffOptions, name: string): Promis
   const [pinnedBase, otherBase] = await Promise.all(
     [pinned.base, baseName].map(async (rev) => buildModel((await pinnedSources(io, options, lock, [rev]))[0]!)),
   );
-  const a = buildExtension((await pinnedExtensionSources(io, options, lock, [pinned.base]))[0]!, pinnedBase!);
+  const sources = await pinnedExtensionSources(io, options, lock, [pinned.base]);
+  const a = buildExtension(
+    sources.find((s) => s.extension === name)!,
+    pinnedBase!,
+  );
   const file = await schemaFileSource(io, options.schema, baseName);
   const other: ExtensionSource = {
     extension: name,

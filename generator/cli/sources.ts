@@ -1,6 +1,6 @@
 // Schema sources for the commands: a pinned revision from the verified cache,
 // or a schema.ts given with --schema.
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ExtensionSource, SchemaSource } from "../generate.js";
 import { checkFile, checkRevisionName, sha256, SpecError, type Lock } from "../lock/lock.js";
 import { compareRevisions } from "../model/revision-order.js";
@@ -66,25 +66,32 @@ export async function pinnedExtensionSources(
   const extensions = (lock.extensions ?? []).filter((e) => revisions.includes(e.base));
   return Promise.all(
     extensions.map(async (extension): Promise<ExtensionSource> => {
-      const path = join(paths.cache, "ext", extension.name, ...extension.schema.split("/"));
+      const common = {
+        extension: extension.name,
+        identifier: extension.identifier,
+        base: extension.base,
+        commit: extension.commit,
+        locked: true,
+      };
+      if (extension.projectSchema !== undefined) {
+        // The project's own transcription: reviewed in git, so no pinned hash.
+        const path = join(dirname(paths.lock), ...extension.projectSchema.split("/"));
+        const bytes = await readOptional(path);
+        if (bytes === undefined)
+          throw new SpecError(`extension ${extension.name}: its schema ${displayPath(io, path)} is missing`);
+        return { ...common, file: displayPath(io, path), text: decode(bytes, path), sha256: sha256(bytes) };
+      }
+      const schema = extension.schema!;
+      const path = join(paths.cache, "ext", extension.name, ...schema.split("/"));
       const bytes = await readOptional(path);
-      const locked = extension.files.find((f) => f.path === extension.schema)!;
+      const locked = extension.files.find((f) => f.path === schema)!;
       if (bytes === undefined)
         throw new SpecError(
           `extension ${extension.name} is not synced (${displayPath(io, path)} is missing): run \`mcpgen spec sync\``,
         );
       const problem = checkFile(locked, bytes, displayPath(io, path));
       if (problem) throw new SpecError(`${problem}; run \`mcpgen spec sync\` to restore the pinned file`);
-      return {
-        extension: extension.name,
-        identifier: extension.identifier,
-        base: extension.base,
-        file: displayPath(io, path),
-        text: decode(bytes, path),
-        sha256: locked.sha256,
-        commit: extension.commit,
-        locked: true,
-      };
+      return { ...common, file: displayPath(io, path), text: decode(bytes, path), sha256: locked.sha256 };
     }),
   );
 }

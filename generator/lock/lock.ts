@@ -33,8 +33,13 @@ export interface LockedExtension {
   base: string;
   repository: string;
   commit: string;
-  /** The path, among `files`, of the extension's schema.ts. */
-  schema: string;
+  /** The path, among `files`, of the extension's schema.ts, when its upstream publishes one. */
+  schema?: string;
+  /**
+   * When its upstream publishes no schema.ts: the project's transcription of
+   * the prose, a path relative to the lock's folder (e.g. "extensions/skills/schema.ts").
+   */
+  projectSchema?: string;
   files: LockedFile[];
 }
 
@@ -122,7 +127,7 @@ export function parseLock(text: string, file: string): Lock {
   const parsedExtensions = (extensions ?? []).map((extension: unknown, i): LockedExtension => {
     const at = `/extensions/${i}`;
     if (!isObject(extension)) return fail(at, "expected an object");
-    const { name, identifier, base, repository, commit, schema, files } = extension;
+    const { name, identifier, base, repository, commit, schema, projectSchema, files } = extension;
     if (typeof name !== "string" || !revisionNamePattern.test(name))
       return fail(`${at}/name`, 'expected an extension name (letters, digits, ".", "_", "-")');
     if (extensionNames.has(name)) return fail(`${at}/name`, `extension ${name} is listed twice`);
@@ -136,9 +141,22 @@ export function parseLock(text: string, file: string): Lock {
     if (typeof commit !== "string" || !commitPattern.test(commit))
       return fail(`${at}/commit`, "expected a 40-digit commit hash");
     const lockedFiles = readFiles(files, at);
-    if (typeof schema !== "string" || !lockedFiles.some((f) => f.path === schema))
+    if ((schema === undefined) === (projectSchema === undefined))
+      return fail(at, 'expected either "schema" (an upstream file) or "projectSchema" (the project\'s transcription)');
+    if (schema !== undefined && (typeof schema !== "string" || !lockedFiles.some((f) => f.path === schema)))
       return fail(`${at}/schema`, "expected the path of one of its files (its schema.ts)");
-    return { name, identifier, base, repository, commit, schema, files: lockedFiles };
+    if (projectSchema !== undefined && (typeof projectSchema !== "string" || !isSafeRelativePath(projectSchema)))
+      return fail(`${at}/projectSchema`, "expected a relative path without '..' (from the lock's folder)");
+    return {
+      name,
+      identifier,
+      base,
+      repository,
+      commit,
+      ...(schema !== undefined ? { schema: schema as string } : {}),
+      ...(projectSchema !== undefined ? { projectSchema: projectSchema as string } : {}),
+      files: lockedFiles,
+    };
   });
   return {
     upstream: { repository: upstream["repository"], rawBaseUrl: upstream["rawBaseUrl"] },

@@ -17,4 +17,8 @@ export const extensionOverlay: ExtensionOverlay = {
     // tasks.md#supported-methods: "tools/call" may answer CreateTaskResult (#polymorphic-results).
     augments: { "tools/call": ["CreateTaskResult"] },
   },
+  skills: {
+    cite: "spec/ext/skills/skills.mdx#listing-skills, #getting-a-skill, #reading-directories",
+    senders: { "skills/list": "client", "skills/get": "client", "resources/directory/read": "client" },
+  },
 };

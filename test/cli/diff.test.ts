@@ -115,7 +115,7 @@ describe("mcpgen diff", () => {
     const unknown = await diff(["--ext", "nope", "--schema", same]);
     expect([unknown.code, unknown.err]).toEqual([
       2,
-      'mcpgen: unknown extension "nope": spec/revisions.json pins tasks\n',
+      'mcpgen: unknown extension "nope": spec/revisions.json pins tasks, skills\n',
     ]);
   });
 

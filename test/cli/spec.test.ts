@@ -77,7 +77,7 @@ describe("spec sync --from", () => {
 
     const unknown = captureIo();
     expect(await main(["spec", "sync", "--ext", "nope", "--cache", cache], unknown)).toBe(2);
-    expect(unknown.err).toBe('mcpgen: unknown extension "nope": spec/revisions.json pins tasks\n');
+    expect(unknown.err).toBe('mcpgen: unknown extension "nope": spec/revisions.json pins tasks, skills\n');
   });
 
   test("reads $MCP_SPEC_DIR when --from is absent", async () => {

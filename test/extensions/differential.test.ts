@@ -17,7 +17,10 @@ import { SchemaJsonOracle } from "../validation/oracle.js";
 
 type Validate = (type: string, value: unknown) => ValidationResult;
 
-describe.each((lock.extensions ?? []).map((e) => e.name))("extension %s", (name) => {
+// Only extensions whose upstream publishes a schema.json have an independent oracle.
+const withSchemaJson = (lock.extensions ?? []).filter((e) => e.schema !== undefined).map((e) => e.name);
+
+describe.each(withSchemaJson)("extension %s", (name) => {
   test("mcpgen and ajv (on the extension's schema.json) agree on every seed and mutation", async () => {
     const source = pinnedExtensionSource(name);
     const base = buildModel(pinnedSource(source.base));
@@ -31,7 +34,7 @@ describe.each((lock.extensions ?? []).map((e) => e.name))("extension %s", (name)
     const entry = lock.extensions!.find((e) => e.name === name)!;
     const oracle = new SchemaJsonOracle(
       `ext/${name}`,
-      join("spec", "ext", name, entry.schema.replace(/schema\.ts$/, "schema.json")),
+      join("spec", "ext", name, entry.schema!.replace(/schema\.ts$/, "schema.json")),
     );
     expect(oracle.typeNames.filter((t) => own.has(t)).sort()).toEqual([...own].sort());
     const places = new Map<unknown, string>();

@@ -160,3 +160,44 @@ describe("an extension never seen before", () => {
     expect(result.kind === "interface" && result.resolved.properties.map((p) => p.name)).toContain("resultType");
   });
 });
+
+describe("the skills extension (io.modelcontextprotocol/skills), from the project's transcription of its prose", () => {
+  const skills = pinnedExtensionSource("skills");
+  const base2026 = buildModel(pinnedSource(skills.base));
+
+  test("generates against 2026-07-28 and type-checks beside it", async () => {
+    const model = buildExtension(skills, base2026);
+    expect(model.methods.map((m) => [m.name, m.direction, m.result?.name])).toEqual([
+      ["resources/directory/read", "client-to-server", "ReadResourceDirectoryResult"],
+      ["skills/get", "client-to-server", "GetSkillResult"],
+      ["skills/list", "client-to-server", "ListSkillsResult"],
+    ]);
+    expect(typeCheck(await writeTree(skills, base2026))).toEqual([]);
+  });
+
+  test("the generated validators hold a skill entry to the prose's rules", async () => {
+    const ext = (await import(join(projectRoot, "generated", "ext", "skills", "index.ts"))) as Record<string, any>;
+    const entry = {
+      uri: "skill://pdf-processing/SKILL.md",
+      frontmatter: { name: "pdf-processing", description: "Extract text from PDFs.", license: "MIT" },
+      resources: [{ uri: "skill://pdf-processing/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 120 }],
+    };
+    expect(ext["validate"]("Skill", entry)).toEqual({ valid: true });
+    expect(ext["validate"]("Skill", { ...entry, resources: "dynamic" })).toEqual({ valid: true });
+    const broken = (change: object) => ext["validate"]("Skill", { ...entry, ...change }).errors[0];
+    expect(broken({ resources: [{ ...entry.resources[0], digest: "sha256:ABC" }] })).toMatchObject({
+      path: "/resources/0/digest",
+      keyword: "pattern",
+    });
+    expect(broken({ resources: [{ ...entry.resources[0], size: 1.5 }] })).toMatchObject({
+      path: "/resources/0/size",
+      keyword: "type",
+    });
+    expect(broken({ resources: "static" })).toMatchObject({ path: "/resources" });
+    expect(broken({ frontmatter: { description: "no name" } })).toEqual({
+      path: "/frontmatter/name",
+      keyword: "required",
+      message: "is required",
+    });
+  });
+});
