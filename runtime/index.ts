@@ -4,6 +4,7 @@ export * from "./validation.js";
 export * from "./messages.js";
 export * from "./json.js";
 export * from "./shims.js";
+export * from "./extensions.js";
 export { shimRules } from "./shim-rules.js";
 
 /** Who sends a method: the client, the server, or either side. */

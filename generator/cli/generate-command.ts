@@ -103,7 +103,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
   if (!options.json)
     for (const warning of shims.warnings)
       io.stderr(`${formatDiagnostic(warning, { file: "generator/overlay/shims.ts" })}\n`);
-  files.push(await rootIndexOutput(models));
+  files.push(await rootIndexOutput(models, extensionSources));
 
   const totalMs = Math.round(performance.now() - started);
   if (options.check) {

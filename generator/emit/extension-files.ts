@@ -3,7 +3,8 @@
 // from generated/<base>/ (types and checks), never emitted again, so a value
 // of a base type is the same type and passes the same check in both folders.
 import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
-import type { ExtensionModel, RevisionModel } from "../model/types.js";
+import { indexDeclarations, propertyOf } from "../model/resolve.js";
+import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
 import { formatTypeScript } from "./format.js";
@@ -14,7 +15,14 @@ import { emitTypes } from "./types-file.js";
 const runtime = "mcpgen/runtime";
 
 /** Names an extension's index.ts exports besides its schema's types, is<Type> and validate<Type>. */
-export const extensionFileExports = ["TypeName", "augments", "checks", "extension", "validate"] as const;
+export const extensionFileExports = [
+  "TypeName",
+  "augments",
+  "checks",
+  "extension",
+  "extensionTables",
+  "validate",
+] as const;
 
 /** The files of one extension's folder, unformatted. */
 export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
@@ -53,7 +61,6 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
     baseChecks: `${baseFolder}/checks.js`,
   });
   emitter.emitDeclarations();
-  emitter.flush();
 
   const names = typeExportNames(model);
 
@@ -75,6 +82,39 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       return ${run}(checks[type], value);
     }
   `);
+  // The tables the runtime merges into a revision's when the extension is negotiated (runtime/extensions.ts).
+  const declarations = indexDeclarations([...base.declarations, ...model.declarations]);
+  // A check of a base type lives in the base revision's checks module, not in the extension's.
+  const checkRef = (fn: string): string =>
+    fn.startsWith("c") && !own.has(fn.slice(1)) && declarations.has(fn.slice(1))
+      ? validators.importValue(`${baseFolder}/checks.js`, fn)
+      : `${C}.${fn}`;
+  const paramsCheck = (method: MethodModel): string => {
+    const property = propertyOf({ kind: "reference", name: method.type }, "params", declarations);
+    return property ? checkRef(emitter.functionForProperty(property, method.type)) : "null";
+  };
+  const resultCheck = (method: MethodModel): string =>
+    checkRef(emitter.functionFor(method.result!.type, `${method.type}$result`));
+  validators.print(`
+    /** The extension's tables, as the runtime merges them into a revision's (withExtensions). */
+    export const extensionTables = {
+      name: ${JSON.stringify(model.extension)},
+      identifier: ${JSON.stringify(model.identifier)},
+      base: ${JSON.stringify(model.base)},
+      methods: ${validators.importValue("./methods.js", "methods")},
+      checks,
+      params: {
+        ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${paramsCheck(m)},`).join("\n")}
+      },
+      results: {
+        ${model.methods
+          .filter((m) => m.result)
+          .map((m) => `${JSON.stringify(m.name)}: ${resultCheck(m)},`)
+          .join("\n")}
+      },
+      augments: ${validators.importValue("./methods.js", "augments")},
+    } as const satisfies ${validators.importType(runtime, "ExtensionTables")};
+  `);
   for (const declaration of model.declarations)
     validators.print(`
       /** Validates a value against ${declaration.name}. */
@@ -82,6 +122,8 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
         return ${run}(${C}.${checkName(declaration.name)}, value);
       }
     `);
+
+  emitter.flush(); // last: the tables may have asked for more check functions
 
   const guards = at("guards.ts");
   const GC = guards.importNamespace("./checks.js", "C", { typeOnly: false });

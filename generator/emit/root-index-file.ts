@@ -1,11 +1,23 @@
 // generated/index.ts: the revisions generated into this folder, and loaders
 // for their message tables and the shims.
+import { byCodeUnit } from "../model/order.js";
 import type { RevisionModel } from "../model/types.js";
 import type { GeneratedFile } from "./printer.js";
 import { revisionInfo } from "./revision-file.js";
 import { stepFile } from "./shims-files.js";
 
-export function emitRootIndex(file: GeneratedFile, models: readonly RevisionModel[]): void {
+/** What the root index says of an extension. */
+export interface ExtensionEntry {
+  extension: string;
+  identifier: string;
+  base: string;
+}
+
+export function emitRootIndex(
+  file: GeneratedFile,
+  models: readonly RevisionModel[],
+  extensions: readonly ExtensionEntry[] = [],
+): void {
   const infos = models.map(revisionInfo);
   const messageTables = file.importType("mcpgen/runtime", "MessageTables");
   const loaders = models
@@ -52,6 +64,26 @@ export function emitRootIndex(file: GeneratedFile, models: readonly RevisionMode
      */
     export const loadShimShapes: { readonly [R in RevisionName]: () => Promise<${shapes}> } = {
       ${shapeLoaders}
+    };
+
+    /** The generated extensions; import one as "mcpgen/ext/<name>". */
+    export const extensions = ${JSON.stringify(
+      [...extensions]
+        .sort((a, b) => byCodeUnit(a.extension, b.extension))
+        .map((e) => ({ name: e.extension, identifier: e.identifier, base: e.base })),
+      null,
+      2,
+    )} as const;
+
+    /** Loads an extension's tables (to merge into a revision's with withExtensions), by name. */
+    export const loadExtensionTables: { readonly [name: string]: () => Promise<${file.importType("mcpgen/runtime", "ExtensionTables")}> } = {
+      ${[...extensions]
+        .sort((a, b) => byCodeUnit(a.extension, b.extension))
+        .map(
+          (e) =>
+            `${JSON.stringify(e.extension)}: () => import(${JSON.stringify(`./ext/${e.extension}/validators.js`)}).then((m) => m.extensionTables),`,
+        )
+        .join("\n")}
     };
 
     /** Loads one adjacent step's plans, by "<older>--<newer>". */

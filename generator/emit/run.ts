@@ -10,7 +10,7 @@ import { formatTypeScript } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitRevision, emitRevisionIndex } from "./revision-file.js";
-import { emitRootIndex } from "./root-index-file.js";
+import { emitRootIndex, type ExtensionEntry } from "./root-index-file.js";
 import { surfaceOf } from "./surface.js";
 import { emitTypes } from "./types-file.js";
 import { emitChecks } from "./checks-file.js";
@@ -125,12 +125,16 @@ export async function revisionOutput(model: RevisionModel): Promise<OutputFile[]
   return Promise.all(revisionFiles(model).map(formatted));
 }
 
-/** The formatted root index.ts listing `models`, oldest first. */
-export function rootIndexOutput(models: readonly RevisionModel[]): Promise<OutputFile> {
+/** The formatted root index.ts listing `models`, oldest first, and the extensions generated beside them. */
+export function rootIndexOutput(
+  models: readonly RevisionModel[],
+  extensions: readonly ExtensionEntry[] = [],
+): Promise<OutputFile> {
   const file = new GeneratedFile("index.ts", { source: "the MCP schema revisions listed below", details: [] });
   emitRootIndex(
     file,
     [...models].sort((a, b) => compareRevisions(a.revision, b.revision)),
+    extensions,
   );
   return formatted(file);
 }

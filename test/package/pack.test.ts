@@ -86,7 +86,7 @@ function compile(files: Record<string, string>, tsconfig = "tsconfig.json"): { s
 }
 
 describe("the tarball", () => {
-  test("ships compiled revisions, the runtime, the CLI, the lock and the surfaces, and no spec cache or TypeScript sources", () => {
+  test("ships compiled revisions and extensions, the runtime, the CLI, the lock and the surfaces, and no spec cache or TypeScript sources", () => {
     for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
       for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"])
         expect(shipped).toContain(`package/dist/generated/${rev}/${file}`);
@@ -100,12 +100,18 @@ describe("the tarball", () => {
       "package/bin/mcpgen.js",
       "package/spec/revisions.json",
       "package/spec/surface/draft.json",
+      // The project's transcription of the skills prose: a schema input the lock names, like the lock itself.
+      "package/spec/extensions/skills/schema.ts",
+      "package/dist/generated/ext/tasks/index.js",
+      "package/dist/generated/ext/skills/index.js",
     ]) {
       expect(shipped).toContain(file);
     }
     expect(
       shipped.filter(
-        (f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/"),
+        (f) =>
+          !f.startsWith("package/spec/extensions/") &&
+          (/schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/")),
       ),
     ).toEqual([]);
   });

@@ -2,7 +2,13 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type { MessageTables, RevisionInfo, RevisionShapes, StepPlan } from "mcpgen/runtime";
+import type {
+  ExtensionTables,
+  MessageTables,
+  RevisionInfo,
+  RevisionShapes,
+  StepPlan,
+} from "mcpgen/runtime";
 
 /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
 export const revisions = [
@@ -40,6 +46,12 @@ export const loadShims = () => import("./shims/index.js");
 export const loadShimShapes: { readonly [R in RevisionName]: () => Promise<RevisionShapes> } = {
   "minimal-revision": () => import("./shims/minimal-revision.js").then((m) => m.shapes),
 };
+
+/** The generated extensions; import one as "mcpgen/ext/<name>". */
+export const extensions = [] as const;
+
+/** Loads an extension's tables (to merge into a revision's with withExtensions), by name. */
+export const loadExtensionTables: { readonly [name: string]: () => Promise<ExtensionTables> } = {};
 
 /** Loads one adjacent step's plans, by "<older>--<newer>". */
 export const loadShimStep: {
