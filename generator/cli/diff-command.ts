@@ -65,16 +65,21 @@ export async function diffCommand(io: Io, options: DiffOptions): Promise<number>
       : schemaFileSource(io, options.schema!, name);
   const a: RevisionModel = buildModel(await source(options.from));
   const b: RevisionModel = options.to === options.from ? a : buildModel(await source(options.to));
+  printDiff(io, options.format, a, b);
+  return 0;
+}
+
+/** Prints the diff of two models in the chosen format (colour only on a TTY, never with NO_COLOR). */
+function printDiff(io: Io, format: DiffFormat, a: RevisionModel, b: RevisionModel): void {
   const diff = diffRevisions(a, b);
   const color = io.stdoutIsTTY && io.env["NO_COLOR"] === undefined;
   io.stdout(
-    options.format === "json"
+    format === "json"
       ? formatJson(diff, a, b)
-      : options.format === "markdown"
+      : format === "markdown"
         ? formatMarkdown(diff)
         : formatText(diff, { color }),
   );
-  return 0;
 }
 
 /** `mcpgen diff --ext NAME --schema PATH [--base REV]`: the pinned extension against another version of it. */
@@ -111,14 +116,6 @@ async function diffExtension(io: Io, options: DiffOptions, name: string): Promis
     extensionAsRevision(a, pinnedBase!, `ext/${name}`),
     extensionAsRevision(b, otherBase!, file.file),
   ];
-  const diff = diffRevisions(viewA, viewB);
-  const color = io.stdoutIsTTY && io.env["NO_COLOR"] === undefined;
-  io.stdout(
-    options.format === "json"
-      ? formatJson(diff, viewA, viewB)
-      : options.format === "markdown"
-        ? formatMarkdown(diff)
-        : formatText(diff, { color }),
-  );
+  printDiff(io, options.format, viewA, viewB);
   return 0;
 }

@@ -2,7 +2,6 @@
 // and its facts (identifier, base revision). Base types it uses are imported
 // from generated/<base>/ (types and checks), never emitted again, so a value
 // of a base type is the same type and passes the same check in both folders.
-import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
 import { indexDeclarations, propertyOf } from "../model/resolve.js";
 import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
@@ -11,6 +10,7 @@ import { formatTypeScript } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
+import { checkReservedNames } from "./run.js";
 
 const runtime = "mcpgen/runtime";
 
@@ -26,7 +26,7 @@ export const extensionFileExports = [
 
 /** The files of one extension's folder, unformatted. */
 export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
-  checkExtensionNames(model);
+  checkReservedNames(model.source.file, [...model.constants, ...model.declarations], extensionFileExports, "extension");
   const header = {
     source: `MCP extension ${model.identifier} on schema revision ${model.base}`,
     details: [
@@ -165,19 +165,4 @@ export async function extensionOutput(model: ExtensionModel, base: RevisionModel
       content: await formatTypeScript(file.toString()),
     })),
   );
-}
-
-/** A schema name that a generated export would shadow stops generation. */
-function checkExtensionNames(model: ExtensionModel): void {
-  const problems: LocatedDiagnostic[] = [];
-  for (const declared of [...model.constants, ...model.declarations])
-    if ((extensionFileExports as readonly string[]).includes(declared.name))
-      problems.push(
-        problemAt(
-          ErrorCode.NameCollision,
-          `the schema declares ${declared.name}, a name mcpgen generates for every extension`,
-          declared.location,
-        ),
-      );
-  if (problems.length > 0) throw new SchemaError(model.source.file, problems);
 }

@@ -2,7 +2,7 @@
 // the same models give the same bytes.
 import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
 import { compareRevisions } from "../model/revision-order.js";
-import type { Diagnostic, RevisionModel } from "../model/types.js";
+import type { Diagnostic, RevisionModel, SourceLocation } from "../model/types.js";
 import { shimOverlay } from "../overlay/shims.js";
 import type { ShimOverlay } from "../shims/plan.js";
 import { emitShapes, emitShimIndex, emitStep, planAdjacent, stepFile } from "./shims-files.js";
@@ -149,17 +149,24 @@ async function formatted(file: GeneratedFile): Promise<OutputFile> {
 
 /** A schema name that a generated export would shadow stops generation. */
 function checkNameCollisions(model: RevisionModel): void {
-  const problems: LocatedDiagnostic[] = [];
-  for (const declared of [...model.constants, ...model.declarations]) {
-    if (fixedExports.includes(declared.name)) {
-      problems.push(
-        problemAt(
-          ErrorCode.NameCollision,
-          `the schema declares ${declared.name}, a name mcpgen generates for every revision`,
-          declared.location,
-        ),
-      );
-    }
-  }
-  if (problems.length > 0) throw new SchemaError(model.source.file, problems);
+  checkReservedNames(model.source.file, [...model.constants, ...model.declarations], fixedExports, "revision");
+}
+
+/** Stops generation (E_NAME_COLLISION) when the schema declares one of the names mcpgen generates for every `what`. */
+export function checkReservedNames(
+  file: string,
+  declared: readonly { name: string; location: SourceLocation }[],
+  reserved: readonly string[],
+  what: "revision" | "extension",
+): void {
+  const problems: LocatedDiagnostic[] = declared
+    .filter((d) => reserved.includes(d.name))
+    .map((d) =>
+      problemAt(
+        ErrorCode.NameCollision,
+        `the schema declares ${d.name}, a name mcpgen generates for every ${what}`,
+        d.location,
+      ),
+    );
+  if (problems.length > 0) throw new SchemaError(file, problems);
 }

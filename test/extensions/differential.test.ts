@@ -13,7 +13,7 @@ import type { ValidationResult } from "../../runtime/validation.js";
 import { importGenerated, lock, pinnedExtensionSource, pinnedSource, projectRoot } from "../helpers.js";
 import { methodSeeds, mutations, schemaLiterals } from "../support/corpus.js";
 import { explain, ledger } from "../validation/ledger.js";
-import { SchemaJsonOracle } from "../validation/oracle.js";
+import { schemaPlaces, SchemaJsonOracle } from "../validation/oracle.js";
 
 type Validate = (type: string, value: unknown) => ValidationResult;
 
@@ -37,14 +37,7 @@ describe.each(withSchemaJson)("extension %s", (name) => {
       join("spec", "ext", name, entry.schema!.replace(/schema\.ts$/, "schema.json")),
     );
     expect(oracle.typeNames.filter((t) => own.has(t)).sort()).toEqual([...own].sort());
-    const places = new Map<unknown, string>();
-    const walk = (node: unknown, path: string) => {
-      if (typeof node !== "object" || node === null) return;
-      places.set(node, path);
-      for (const [key, child] of Object.entries(node))
-        walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    };
-    walk(oracle.schema, "#");
+    const places = schemaPlaces(oracle);
     const hits = new Set<string>();
     const explained = (errors: readonly { parentSchema?: unknown }[]) => {
       for (const error of errors) {

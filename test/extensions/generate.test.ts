@@ -122,6 +122,21 @@ describe("the generated tasks extension (generated/ext/tasks)", () => {
 });
 
 describe("an extension never seen before", () => {
+  test("a name mcpgen generates for every extension stops generation at its declaration", async () => {
+    const clash: ExtensionSource = {
+      extension: "clash",
+      identifier: "com.example/clash",
+      base: base.revision,
+      file: "clash/schema.ts",
+      text: `export interface Thing { a: string }\nexport type extensionTables = string;`,
+      sha256: "0".repeat(64),
+      locked: false,
+    };
+    await expect(extensionOutput(buildExtension(clash, base), base)).rejects.toThrow(
+      "clash/schema.ts:2:1: error E_NAME_COLLISION: the schema declares extensionTables, a name mcpgen generates for every extension",
+    );
+  });
+
   test("generates and type-checks with no code change", async () => {
     const unseen: ExtensionSource = {
       extension: "reminders",

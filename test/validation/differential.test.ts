@@ -15,7 +15,7 @@ import type { Constraints, RevisionModel, TypeNode } from "../../generator/model
 import { importGenerated, lock, pinnedRevisions, pinnedSource, projectRoot } from "../helpers.js";
 import { methodSeeds, mutations, schemaLiterals } from "../support/corpus.js";
 import { explain, ledger } from "./ledger.js";
-import { SchemaJsonOracle } from "./oracle.js";
+import { schemaPlaces, SchemaJsonOracle } from "./oracle.js";
 
 type Validate = (type: string, value: unknown) => ValidationResult;
 
@@ -24,19 +24,13 @@ describe.each(pinnedRevisions)("revision %s", (revision) => {
   let validate: Validate;
   let oracle: SchemaJsonOracle;
   /** schema.json node → its JSON pointer, to place ajv's errors (ajv keeps the nodes it was given). */
-  const places = new Map<unknown, string>();
+  let places = new Map<unknown, string>();
 
   beforeAll(async () => {
     model = buildModel(pinnedSource(revision));
     validate = (await importGenerated<{ validate: Validate }>(revision, "validators")).validate;
     oracle = new SchemaJsonOracle(revision);
-    const walk = (node: unknown, path: string) => {
-      if (typeof node !== "object" || node === null) return;
-      places.set(node, path);
-      for (const [key, child] of Object.entries(node))
-        walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    };
-    walk(oracle.schema, "#");
+    places = schemaPlaces(oracle);
   });
 
   /** Why ajv rejected a value, in ledger terms, or undefined when the ledger does not explain it. */

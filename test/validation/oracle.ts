@@ -92,3 +92,16 @@ export class SchemaJsonOracle {
       .reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], this.schema);
   }
 }
+
+/** Every node of the oracle's schema.json by its JSON pointer ("#/..."), to place ajv's errors (ajv keeps the nodes it was given). */
+export function schemaPlaces(oracle: SchemaJsonOracle): Map<unknown, string> {
+  const places = new Map<unknown, string>();
+  const walk = (node: unknown, path: string) => {
+    if (typeof node !== "object" || node === null) return;
+    places.set(node, path);
+    for (const [key, child] of Object.entries(node))
+      walk(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+  };
+  walk(oracle.schema, "#");
+  return places;
+}
