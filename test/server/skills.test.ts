@@ -1,0 +1,140 @@
+// The skills directory loader (runtime/server/skills.ts): a fixture directory
+// with nested skills and supporting files, every entry checked against the
+// generated Skill validator and every digest and size recomputed from the
+// bytes; each bad SKILL.md refused with its file and the rule it breaks.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { loadSkills, SkillError } from "../../runtime/server/skills.js";
+import { projectRoot, tempDir } from "../helpers.js";
+
+function tree(files: Record<string, string | Buffer>): string {
+  const root = tempDir();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+const skillMd = (name: string, description: string, extra = "") =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nInstructions.\n`;
+
+describe("loadSkills", () => {
+  test("nested skills and supporting files: complete resource lists with digests and sizes of the bytes", async () => {
+    const root = tree({
+      "pdf-processing/SKILL.md": skillMd(
+        "pdf-processing",
+        "Extract text from PDFs.",
+        "license: MIT\nmetadata:\n  version: 2\n",
+      ),
+      "pdf-processing/references/FORMS.md": "# Forms\n",
+      "pdf-processing/scripts/extract.py": "print('x')\n",
+      "pdf-processing/forms/SKILL.md": skillMd("forms", "Fill PDF forms."),
+      "pdf-processing/forms/template.bin": Buffer.from([0, 1, 2, 255]),
+      "acme/billing/refunds/SKILL.md": skillMd("refunds", "Issue refunds."),
+      "README.md": "not a skill\n",
+    });
+    const skills = await loadSkills(root);
+    expect(skills.map((s) => s.entry.uri)).toEqual([
+      "skill://acme/billing/refunds/SKILL.md",
+      "skill://pdf-processing/SKILL.md",
+      "skill://pdf-processing/forms/SKILL.md",
+    ]);
+    const pdf = skills[1]!;
+    expect(pdf.entry.frontmatter).toEqual({
+      name: "pdf-processing",
+      description: "Extract text from PDFs.",
+      license: "MIT",
+      metadata: { version: 2 },
+    });
+    // Complete: SKILL.md first, every supporting file, the nested skill's files too (#resources).
+    expect(pdf.entry.resources.map((r) => r.uri)).toEqual([
+      "skill://pdf-processing/SKILL.md",
+      "skill://pdf-processing/forms/SKILL.md",
+      "skill://pdf-processing/forms/template.bin",
+      "skill://pdf-processing/references/FORMS.md",
+      "skill://pdf-processing/scripts/extract.py",
+    ]);
+    for (const skill of skills)
+      for (const file of skill.files) {
+        const bytes = readFileSync(file.path);
+        expect(file.digest).toBe(`sha256:${createHash("sha256").update(bytes).digest("hex")}`);
+        expect(file.size).toBe(bytes.length);
+      }
+    expect(pdf.files.map((f) => f.mimeType)).toEqual([
+      "text/markdown",
+      "text/markdown",
+      "application/octet-stream",
+      "text/markdown",
+      "text/x-python",
+    ]);
+    const { validate } = (await import(join(projectRoot, "generated", "ext", "skills", "validators.ts"))) as {
+      validate: (type: string, value: unknown) => unknown;
+    };
+    for (const skill of skills) expect(validate("Skill", skill.entry)).toEqual({ valid: true });
+  });
+
+  test.each([
+    [
+      "no frontmatter",
+      { "a/SKILL.md": "# a\n" },
+      "a/SKILL.md: SKILL.md must begin with YAML frontmatter between --- lines (#skill-format)",
+    ],
+    [
+      "a name that is not the directory's",
+      { "a/SKILL.md": skillMd("b", "x") },
+      `a/SKILL.md: frontmatter name "b" must equal the skill directory's name "a" (#resource-mapping)`,
+    ],
+    [
+      "an upper-case name",
+      { "Bad/SKILL.md": skillMd("Bad", "x") },
+      `Bad/SKILL.md: frontmatter name "Bad" must be 1-64 lowercase letters, digits and hyphens, not starting or ending with a hyphen, without "--" (Agent Skills name field)`,
+    ],
+    [
+      "a double hyphen",
+      { "a--b/SKILL.md": skillMd("a--b", "x") },
+      `a--b/SKILL.md: frontmatter name "a--b" must be 1-64 lowercase letters, digits and hyphens, not starting or ending with a hyphen, without "--" (Agent Skills name field)`,
+    ],
+    [
+      "no description",
+      { "a/SKILL.md": "---\nname: a\n---\n" },
+      "a/SKILL.md: frontmatter description must be a non-empty string of at most 1024 characters",
+    ],
+    [
+      "a description over 1024 characters",
+      { "a/SKILL.md": skillMd("a", "x".repeat(1025)) },
+      "a/SKILL.md: frontmatter description must be a non-empty string of at most 1024 characters",
+    ],
+    [
+      "frontmatter that is not YAML",
+      { "a/SKILL.md": "---\nname: [a\n---\n" },
+      /^a\/SKILL\.md: the frontmatter is not valid YAML: /,
+    ],
+    [
+      "a SKILL.md at the root",
+      { "SKILL.md": skillMd("x", "y") },
+      "SKILL.md: a skill is a directory below the root: its path is the skill's <skill-path> (#resource-mapping)",
+    ],
+  ])("refuses %s, naming the file and the rule", async (_, files, message) => {
+    const root = tree(files as Record<string, string>);
+    const refused = await loadSkills(root).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(SkillError);
+    const text = (refused as SkillError).message.slice(root.length + 1);
+    if (typeof message === "string") expect(text).toBe(message);
+    else expect(text).toMatch(message);
+  });
+
+  test("a skill over the per-skill limits is refused (#limits)", async () => {
+    const files: Record<string, string> = { "big/SKILL.md": skillMd("big", "x") };
+    for (let i = 0; i < 512; i++) files[`big/f${i}.txt`] = "x";
+    const root = tree(files);
+    await expect(loadSkills(root)).rejects.toThrow(
+      `${join(root, "big")}: 513 files exceed the 512 resources a host must accept per skill (#limits)`,
+    );
+  });
+});
