@@ -56,7 +56,9 @@ const NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 /** Reads every skill under `root`, sorted by URI. Throws SkillError on the first rule broken. */
 export async function loadSkills(root: string): Promise<LoadedSkill[]> {
   const files = await listFiles(root);
-  const skillDirs = files.filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md")).map((f) => f.slice(0, -"SKILL.md".length));
+  const skillDirs = files
+    .filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md"))
+    .map((f) => f.slice(0, -"SKILL.md".length));
   if (skillDirs.some((dir) => dir === ""))
     throw new SkillError(
       join(root, "SKILL.md"),
