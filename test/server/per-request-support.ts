@@ -9,6 +9,7 @@
 import { loadMessageTables } from "../../generated/index.js";
 import { checkMessage, type MessageTables } from "../../runtime/index.js";
 import type { McpServer, Session } from "../../runtime/server/index.js";
+import { MessageWaiters } from "./support.js";
 
 export type Message = Record<string, any>;
 export type RequestId = string | number;
@@ -88,7 +89,7 @@ export class WireClient {
   private readonly sent = new Map<RequestId, Sent>();
   private readonly tokens = new Map<RequestId, string>();
   private readonly waiting = new Map<RequestId, (message: Message) => void>();
-  private readonly listeners: ((message: Message) => void)[] = [];
+  private readonly waiters = new MessageWaiters();
   private nextId = 1;
 
   private constructor(
@@ -116,7 +117,7 @@ export class WireClient {
     for (const message of (Array.isArray(value) ? value : [value]) as Message[]) {
       this.received.push(message);
       this.check(message);
-      for (const listener of [...this.listeners]) listener(message);
+      this.waiters.notify(message);
       if (message["method"] !== undefined && message["id"] !== undefined) this.answerRequest(message);
       else if (message["method"] === undefined && message["id"] !== undefined) {
         const resolve = this.waiting.get(message["id"]);
@@ -242,16 +243,7 @@ export class WireClient {
 
   /** Resolves with the next server message that satisfies `test`. */
   next(test: (message: Message) => boolean, timeoutMs = 5_000): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
-      const listener = (message: Message) => {
-        if (!test(message)) return;
-        clearTimeout(timer);
-        this.listeners.splice(this.listeners.indexOf(listener), 1);
-        resolve(message);
-      };
-      this.listeners.push(listener);
-    });
+    return this.waiters.next(test, timeoutMs);
   }
 
   /** initialize at a handshake revision, then notifications/initialized; later messages default to it. */

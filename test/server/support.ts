@@ -21,6 +21,30 @@ export interface Connection {
 /** How the client answers a server-to-client request: a result, or an error to send back. */
 export type RequestAnswer = (message: Message) => unknown | { error: { code: number; message: string } };
 
+/** Who waits for which server message: each waiter is resolved by the first message it accepts. */
+export class MessageWaiters {
+  private readonly listeners: ((message: Message) => void)[] = [];
+
+  /** Offers a message to every waiter (a copy of the list: a resolved waiter leaves it). */
+  notify(message: Message): void {
+    for (const listener of [...this.listeners]) listener(message);
+  }
+
+  /** Resolves with the next message that satisfies `test`; rejects after `timeoutMs`. */
+  next(test: (message: Message) => boolean, timeoutMs: number): Promise<Message> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
+      const listener = (message: Message) => {
+        if (!test(message)) return;
+        clearTimeout(timer);
+        this.listeners.splice(this.listeners.indexOf(listener), 1);
+        resolve(message);
+      };
+      this.listeners.push(listener);
+    });
+  }
+}
+
 export class ScriptedClient {
   /** Every message the server sent, parsed, in order (batch replies as arrays). */
   readonly received: unknown[] = [];
@@ -28,7 +52,7 @@ export class ScriptedClient {
   readonly problems: string[] = [];
   private readonly methodsById = new Map<RequestId, string>();
   private readonly waiting = new Map<RequestId, (message: Message) => void>();
-  private readonly listeners: ((message: Message) => void)[] = [];
+  private readonly waiters = new MessageWaiters();
   private nextId = 1;
   private tables: MessageTables;
   /** Answers server-to-client requests (sampling, elicitation, roots, ping). */
@@ -55,7 +79,7 @@ export class ScriptedClient {
     const messages = Array.isArray(value) ? value : [value];
     for (const message of messages as Message[]) {
       this.check(message);
-      for (const listener of this.listeners) listener(message);
+      this.waiters.notify(message);
       if (message["method"] !== undefined && message["id"] !== undefined) this.answerRequest(message);
       else if (message["method"] === undefined && message["id"] !== undefined) {
         const resolve = this.waiting.get(message["id"]);
@@ -141,16 +165,7 @@ export class ScriptedClient {
 
   /** Resolves with the next server message that satisfies `test`. */
   next(test: (message: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
-      const listener = (message: Message) => {
-        if (!test(message)) return;
-        clearTimeout(timer);
-        this.listeners.splice(this.listeners.indexOf(listener), 1);
-        resolve(message);
-      };
-      this.listeners.push(listener);
-    });
+    return this.waiters.next(test, timeoutMs);
   }
 
   /** initialize at `revision`, then notifications/initialized. */
