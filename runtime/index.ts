@@ -51,6 +51,11 @@ export interface RevisionInfo {
   readonly lifecycle: "initialize" | "per-request";
   /** Whether JSON-RPC batches (arrays) are allowed on the wire. */
   readonly batching: boolean;
+  /**
+   * Whether capabilities have an `extensions` map (basic/index#extensions):
+   * extensions are negotiated, and so served, only on revisions that have it.
+   */
+  readonly extensions: boolean;
   /** The schema union listing the requests carried by InputRequiredResult, or null. */
   readonly inputRequests: string | null;
   /**

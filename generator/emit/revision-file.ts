@@ -31,6 +31,7 @@ export function revisionInfo(model: RevisionModel) {
     jsonrpcVersion: model.facts.jsonrpcVersion,
     lifecycle: model.facts.lifecycle,
     batching: model.facts.batching,
+    extensions: model.facts.extensions,
     inputRequests: model.facts.inputRequests ?? null,
     beforeInitialized: model.facts.beforeInitialized ?? null,
     errorCodes: model.facts.errorCodes ?? {},

@@ -79,6 +79,7 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     protocolVersion: stringConstant(schema.constants, "LATEST_PROTOCOL_VERSION", diagnostics),
     jsonrpcVersion: stringConstant(schema.constants, "JSONRPC_VERSION", diagnostics),
     batching: admitsArray({ kind: "reference", name: "JSONRPCMessage" }, index),
+    extensions: negotiatesExtensions(index),
     lifecycle,
     ...(inputRequests ? { inputRequests } : {}),
     ...(beforeInitialized ? { beforeInitialized } : {}),
@@ -170,6 +171,16 @@ function stringConstant(constants: readonly Constant[], name: string, diagnostic
 }
 
 /** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
+/**
+ * Whether both sides' capabilities have an `extensions` map (2026-07-28
+ * basic/index#extensions): only then can a conversation negotiate an extension.
+ */
+function negotiatesExtensions(index: DeclarationIndex): boolean {
+  return ["ClientCapabilities", "ServerCapabilities"].every(
+    (name) => objectView({ kind: "reference", name }, index)?.properties.some((p) => p.name === "extensions") ?? false,
+  );
+}
+
 function admitsArray(type: TypeNode, index: DeclarationIndex, seen = new Set<string>()): boolean {
   switch (type.kind) {
     case "array":

@@ -256,6 +256,8 @@ export interface RevisionFacts {
   jsonrpcVersion: string;
   /** Whether JSONRPCMessage admits arrays (JSON-RPC batches): 2025-03-26 only so far. */
   batching: boolean;
+  /** Whether ClientCapabilities and ServerCapabilities have an `extensions` map (2026-07-28 onwards). */
+  extensions: boolean;
   /**
    * "initialize": a stateful session opened by initialize / notifications/initialized.
    * "per-request": no handshake; every request carries version and capabilities in _meta.

@@ -121,10 +121,22 @@ function withServerInfo(result: unknown, serverInfo: unknown): string {
   return json === "{}" ? `{${member}}` : `${json.slice(0, -1)},${member}}`;
 }
 
-/** A result built in the wire revision's own shape (core methods, InputRequiredResult): checked against it. */
-export function encodeWireResult(method: string, wire: Wire, result: unknown): Encoded {
+/**
+ * A result built in the wire revision's own shape (core and extension methods,
+ * InputRequiredResult): checked against it. `perRequest` completes it as
+ * encodeResult does (resultType, serverInfo) when the request is per-request.
+ */
+export function encodeWireResult(
+  method: string,
+  wire: Wire,
+  result: unknown,
+  perRequest?: { readonly serverInfo: unknown },
+): Encoded {
+  if (perRequest && isObject(result) && result["resultType"] === undefined)
+    result = { resultType: "complete", ...result };
   const problem = resultProblem(wire.tables.results[method], result, `${method} result`);
-  return problem ? { error: problem } : { json: JSON.stringify(result) };
+  if (problem) return { error: problem };
+  return { json: perRequest ? withServerInfo(result, perRequest.serverInfo) : JSON.stringify(result) };
 }
 
 /** An error response, its code mapped where it changed meaning between revisions (the shim overlay's errorCodes). */

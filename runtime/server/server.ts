@@ -49,11 +49,14 @@ import {
 } from "./session.js";
 import { UriTemplate, type UriVariables } from "./uri-template.js";
 import { ServedRevisions, type Wire } from "./revisions.js";
+import { ServerWires } from "./wires.js";
 import { RequestStateCodec, type RequestStateOptions } from "./request-state.js";
 import { Listeners, type ListenLimits } from "./subscriptions.js";
 import { headerParams, type HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
+import { loadSkills, type LoadedSkill } from "./skills.js";
+import { SkillCatalog } from "./skill-catalog.js";
 
 /**
  * Caching hints of cacheable results (2026-07-28 server/utilities/caching):
@@ -263,6 +266,7 @@ export class McpServer implements SessionHost {
   private readonly sessionSet = new Set<Session>();
   private readonly changed = new Set<Feature>();
   readonly served: ServedRevisions;
+  readonly wires = new ServerWires();
   readonly requestState: RequestStateCodec;
   readonly serverInfoInResults: boolean;
   private readonly listeners: Listeners;
@@ -410,6 +414,78 @@ export class McpServer implements SessionHost {
   }
 
   /**
+   * Serves a generated extension (generated/ext/<name>) on the revisions that
+   * negotiate extensions: its methods join their method tables, the server
+   * declares `capabilities.extensions[<identifier>]` (`settings` and `{}`),
+   * and `handlers` answer its requests in the extension's own types (no
+   * conversion; per-request results get resultType and serverInfo). Resolves
+   * once its tables are loaded; requests that arrive before wait for them.
+   */
+  async extension(
+    name: string,
+    definition: { settings?: Record<string, unknown>; handlers: { readonly [method: string]: MethodHandler } },
+  ): Promise<void> {
+    const served = await this.wires.add(name, definition.settings);
+    for (const method of Object.keys(definition.handlers)) {
+      const entry = Object.prototype.hasOwnProperty.call(served.tables.methods, method)
+        ? served.tables.methods[method]
+        : undefined;
+      if (!entry || entry.kind !== "request" || entry.direction === "server-to-client")
+        throw new TypeError(`extension ${served.tables.identifier} has no request ${method} that a client sends`);
+      if (Object.prototype.hasOwnProperty.call(this.machinery, method))
+        throw new TypeError(`${method} already has a handler`);
+    }
+    for (const [method, handler] of Object.entries(definition.handlers))
+      this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
+    this.capabilityCache = new WeakMap();
+  }
+
+  /**
+   * Serves every skill under `root` (the io.modelcontextprotocol/skills
+   * extension, skills.mdx): each file as a `skill://` resource, skills/list
+   * (paged, cacheable), skills/get, and resources/directory/read unless
+   * `directoryRead` is false. A skill that breaks a rule fails here with a
+   * SkillError naming its file and the rule. Files are read once: what is
+   * served is what was digested.
+   */
+  async skills(
+    root: string,
+    options: { directoryRead?: boolean; cache?: CacheHint } = {},
+  ): Promise<readonly LoadedSkill[]> {
+    if (this.skillCatalog) throw new TypeError("this server serves skills already");
+    const cache = checkedCacheHint({ ...this.cacheHint, ...options.cache }, "skills");
+    const catalog = new SkillCatalog(await loadSkills(root));
+    for (const uri of catalog.files.keys())
+      if (this.resources.has(uri))
+        throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
+    this.skillCatalog = catalog;
+    for (const [uri, { metadata }] of catalog.files)
+      this.resource(uri, { ...metadata, cache }, () => catalog.read(uri));
+    const directoryRead = options.directoryRead ?? true;
+    await this.extension("skills", {
+      settings: directoryRead ? { directoryRead: true } : {},
+      handlers: {
+        "skills/list": (params: { cursor?: string }) => {
+          const page = paginate(catalog.list, params.cursor, this.pageSize);
+          return withCursor({ skills: page.items, ...cache }, page.nextCursor);
+        },
+        "skills/get": (params: { uri: string }) => ({ skill: catalog.entry(params.uri), ...cache }),
+        ...(directoryRead
+          ? {
+              "resources/directory/read": (params: { uri: string; cursor?: string }) => {
+                const page = paginate(catalog.directory(params.uri), params.cursor, this.pageSize);
+                return withCursor({ resources: page.items }, page.nextCursor);
+              },
+            }
+          : {}),
+      },
+    });
+    return catalog.skills;
+  }
+
+  private skillCatalog: SkillCatalog | undefined;
+
+  /**
    * Tells clients that a list changed without a registration changing, e.g.
    * the resources a template's `list` returns (notifications/<feature>/list_changed).
    */
@@ -510,6 +586,7 @@ export class McpServer implements SessionHost {
       [...this.prompts.values()].some((p) => Object.keys(p.completers).length > 0) ||
       [...this.templates.values()].some((t) => Object.keys(t.definition.complete ?? {}).length > 0);
     if (completes || declared.completions !== undefined) offered.push("completion/complete");
+    for (const extension of this.wires.extensions) offered.push(...Object.keys(extension.tables.methods));
     return offered;
   }
 
@@ -530,6 +607,12 @@ export class McpServer implements SessionHost {
           : null;
         if (!requirement || requirement.holder === "client") continue;
         declare(derived, requirement.path, tables);
+      }
+      // An extension's settings, where its methods are in the tables (the revision negotiates extensions).
+      for (const { tables: extension, settings } of this.wires.extensions) {
+        const [method] = Object.keys(extension.methods);
+        if (method === undefined || !Object.prototype.hasOwnProperty.call(tables.methods, method)) continue;
+        merge(derived, { extensions: { [extension.identifier]: settings } });
       }
       capabilities = merge(derived, (this.options.capabilities ?? {}) as Record<string, unknown>);
       this.capabilityCache.set(tables, capabilities);
@@ -576,7 +659,11 @@ export class McpServer implements SessionHost {
    * resources/subscribe until 2025-11-25; server/discover and
    * subscriptions/listen from 2026-07-28), and the method table says which.
    */
-  readonly coreMethods: { readonly [method: string]: CoreMethod } = {
+  get coreMethods(): { readonly [method: string]: CoreMethod } {
+    return this.machinery;
+  }
+
+  private readonly machinery: { [method: string]: CoreMethod } = {
     ping: () => ({}),
     "logging/setLevel": (params, _inflight, session) => {
       if (!isLoggingLevel(params["level"]))

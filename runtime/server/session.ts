@@ -29,7 +29,8 @@ import {
 } from "./handler-revision.js";
 import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import { handlerWire, loadedWire, loadWire, type ServedRevisions, type Wire } from "./revisions.js";
+import { handlerWire, type ServedRevisions, type Wire } from "./revisions.js";
+import type { WireSource } from "./wires.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
@@ -55,7 +56,12 @@ export type MethodHandler = (params: any, context: RequestContext) => unknown;
  * wire revision's own shapes (no conversion): it exists only in some
  * revisions, and what it does is about the connection or the server, not a feature.
  */
-export type CoreMethod = (params: Record<string, unknown>, inflight: Inflight, session: Session) => unknown;
+export type CoreMethod = (
+  params: Record<string, unknown>,
+  inflight: Inflight,
+  session: Session,
+  context: RequestContext,
+) => unknown;
 
 /** What a session needs from the server it belongs to. */
 export interface SessionHost {
@@ -66,6 +72,8 @@ export interface SessionHost {
   /** Notification handlers by method (handler revision); unknown notifications are ignored. */
   readonly notificationHandlers: { readonly [method: string]: (params: any, session: Session) => void };
   readonly served: ServedRevisions;
+  /** Each revision's wire, with the extensions the server serves merged in where they can be negotiated. */
+  readonly wires: WireSource;
   readonly info: Implementation;
   readonly instructions: string | undefined;
   /** The server's capabilities in a revision's shape. */
@@ -381,13 +389,14 @@ export class Session {
     then: (wire: Wire) => void,
     failed: () => void = () => {},
   ): void {
-    const wire = loadedWire(info);
+    const wire = this.host.wires.loaded(info);
     if (wire) {
       then(wire);
       return;
     }
     this.backlog = [];
-    loadWire(info)
+    this.host.wires
+      .load(info)
       .then(then)
       .catch((error: unknown) => {
         failed();
@@ -489,7 +498,11 @@ export class Session {
     if (channel.isolated) this.isolated.add(inflight);
     else this.inflight.set(id, inflight);
     if (core)
-      this.invoke(inflight, (p, context) => core(p as Record<string, unknown>, inflight, context.session), true);
+      this.invoke(
+        inflight,
+        (p, context) => core(p as Record<string, unknown>, inflight, context.session, context),
+        true,
+      );
     else this.invoke(inflight, handler!, false);
     // Closing the exchange cancels what is still running (a request answered at once needs no watch).
     if (channel.isolated && !inflight.done)
@@ -636,14 +649,15 @@ export class Session {
       this.envelope = wire.tables.envelope;
       this.phase = "initialized";
     };
-    const wire = loadedWire(info);
+    const wire = this.host.wires.loaded(info);
     if (wire) {
       adopt(wire);
       return true;
     }
     this.phase = "initializing";
     this.backlog = [];
-    loadWire(info)
+    this.host.wires
+      .load(info)
       .then(adopt)
       .catch((error: unknown) => {
         this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
@@ -839,7 +853,14 @@ export class Session {
     this.replyEncoded(
       inflight,
       core
-        ? encodeWireResult(inflight.method, inflight.scope.wire, result)
+        ? encodeWireResult(
+            inflight.method,
+            inflight.scope.wire,
+            result,
+            inflight.scope.perRequest
+              ? { serverInfo: this.host.serverInfoInResults ? this.host.info : undefined }
+              : undefined,
+          )
         : encodeResult(
             this.host.logger,
             inflight.method,

@@ -16,6 +16,8 @@ export interface SkillFile {
   readonly uri: string;
   /** Where it is on disk. */
   readonly path: string;
+  /** The bytes read (and digested) at load: what resources/read serves, so that digest and content agree. */
+  readonly bytes: Uint8Array;
   /** #skill-entries: `sha256:<64 lowercase hex>` of the raw bytes. */
   readonly digest: string;
   /** Bytes. */
@@ -106,6 +108,7 @@ async function loadSkill(root: string, skillPath: string, paths: readonly string
     files.push({
       uri: uriOf(path),
       path: full,
+      bytes,
       digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
       size: bytes.length,
       mimeType: mimeTypeOf(path),

@@ -81,6 +81,16 @@ describe("JSON-RPC batching: added in 2025-03-26, removed in 2025-06-18 (changel
   });
 });
 
+describe("extensions are negotiable from 2026-07-28 (basic/index#extensions: capabilities.extensions)", () => {
+  test.each([
+    ["2025-11-25", false],
+    ["2026-07-28", true],
+    ["draft", true],
+  ])("%s extensions = %s", (rev, extensions) => {
+    expect(revision(rev).facts.extensions).toBe(extensions);
+  });
+});
+
 describe("2025-06-18", () => {
   test("adds elicitation/create, sent by servers, needing the client's elicitation capability (2025-06-18/changelog 6, client/elicitation)", () => {
     expect(has("2025-03-26", "elicitation/create")).toBe(false);

@@ -6,8 +6,8 @@
 // answers, a notification tied to a request (subscriptionId, progressToken)
 // with that request's revision, anything else with the client's current
 // revision (`revision`). Problems are collected in `problems`.
-import { loadMessageTables } from "../../generated/index.js";
-import { checkMessage, type MessageTables } from "../../runtime/index.js";
+import { loadExtensionTables, loadMessageTables, revisions } from "../../generated/index.js";
+import { checkMessage, withExtensions, type MessageTables } from "../../runtime/index.js";
 import type { McpServer, Session } from "../../runtime/server/index.js";
 import { MessageWaiters } from "./support.js";
 
@@ -100,8 +100,23 @@ export class WireClient {
   }
 
   /** A client on a new in-process session of `server`; `revision` is the one messages default to. */
-  static async connect(server: McpServer, revision = "2026-07-28"): Promise<WireClient> {
-    const client = new WireClient(await tablesByRevision(), revision);
+  static async connect(
+    server: McpServer,
+    revision = "2026-07-28",
+    options: { extensions?: readonly string[] } = {},
+  ): Promise<WireClient> {
+    let tables = await tablesByRevision();
+    if (options.extensions?.length) {
+      // Extensions' messages are checked with their tables merged into the revisions that negotiate them.
+      const extensions = await Promise.all(options.extensions.map((name) => loadExtensionTables[name]!()));
+      tables = new Map(
+        [...tables].map(([name, t]) => [
+          name,
+          revisions.find((r) => r.name === name)?.extensions ? withExtensions(t, extensions) : t,
+        ]),
+      );
+    }
+    const client = new WireClient(tables, revision);
     client.session = server.connect((json) => client.onLine(json));
     return client;
   }

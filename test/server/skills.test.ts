@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadSkills, SkillError } from "../../runtime/server/skills.js";
+import { McpServer } from "../../runtime/server/index.js";
+import { WireClient } from "./per-request-support.js";
 import { projectRoot, tempDir } from "../helpers.js";
 
 function tree(files: Record<string, string | Buffer>): string {
@@ -136,5 +138,122 @@ describe("loadSkills", () => {
     await expect(loadSkills(root)).rejects.toThrow(
       `${join(root, "big")}: 513 files exceed the 512 resources a host must accept per skill (#limits)`,
     );
+  });
+});
+
+describe("server.skills(dir): the io.modelcontextprotocol/skills extension served", () => {
+  const SKILLS = "io.modelcontextprotocol/skills";
+  const fixture = () =>
+    tree({
+      "pdf-processing/SKILL.md": skillMd("pdf-processing", "Extract text from PDFs.", "license: MIT\n"),
+      "pdf-processing/references/FORMS.md": "\uFEFF# Forms\n",
+      "pdf-processing/forms/SKILL.md": skillMd("forms", "Fill PDF forms."),
+      "pdf-processing/forms/template.bin": Buffer.from([0, 1, 2, 255]),
+      "acme/billing/refunds/SKILL.md": skillMd("refunds", "Issue refunds."),
+    });
+
+  async function served(options: { directoryRead?: boolean; pageSize?: number } = {}) {
+    const server = new McpServer({ name: "skills", version: "1.0.0" }, { pageSize: options.pageSize ?? 100 });
+    await server.skills(fixture(), { directoryRead: options.directoryRead, cache: { ttlMs: 60_000 } });
+    const client = await WireClient.connect(server, "2026-07-28", { extensions: ["skills"] });
+    return { server, client };
+  }
+
+  test("declares the extension (with directoryRead) and resources; skills/list pages through every entry", async () => {
+    const { client } = await served({ pageSize: 2 });
+    const discover = await client.call("server/discover");
+    expect(discover["result"].capabilities.extensions).toEqual({ [SKILLS]: { directoryRead: true } });
+    expect(discover["result"].capabilities.resources).toBeDefined();
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.call("skills/list", cursor ? { cursor } : {});
+      expect(page["result"]).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "private" });
+      uris.push(...page["result"].skills.map((s: { uri: string }) => s.uri));
+      cursor = page["result"].nextCursor;
+    } while (cursor);
+    expect(uris).toEqual([
+      "skill://acme/billing/refunds/SKILL.md",
+      "skill://pdf-processing/SKILL.md",
+      "skill://pdf-processing/forms/SKILL.md",
+    ]);
+    expect(client.problems).toEqual([]);
+  });
+
+  test("digests and sizes recomputed from resources/read agree with every entry (text byte for byte, binary as blob)", async () => {
+    const { client } = await served();
+    const list = await client.call("skills/list");
+    let files = 0;
+    for (const skill of list["result"].skills)
+      for (const resource of skill.resources) {
+        const read = await client.call("resources/read", { uri: resource.uri });
+        const content = read["result"].contents[0];
+        const bytes =
+          content.text !== undefined ? Buffer.from(content.text, "utf8") : Buffer.from(content.blob, "base64");
+        expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`).toBe(resource.digest);
+        expect(bytes.length).toBe(resource.size);
+        files++;
+      }
+    expect(files).toBe(7); // pdf-processing lists its nested skill's files too
+    const listed = await client.call("resources/list");
+    const skillMdResource = listed["result"].resources.find(
+      (r: { uri: string }) => r.uri === "skill://pdf-processing/SKILL.md",
+    );
+    expect(skillMdResource).toMatchObject({
+      name: "pdf-processing",
+      description: "Extract text from PDFs.",
+      mimeType: "text/markdown",
+    });
+    expect(client.problems).toEqual([]);
+  });
+
+  test("skills/get answers any served skill; an unknown URI is -32602 naming it", async () => {
+    const { client } = await served();
+    const got = await client.call("skills/get", { uri: "skill://pdf-processing/forms/SKILL.md" });
+    expect(got["result"].skill.frontmatter).toEqual({ name: "forms", description: "Fill PDF forms." });
+    const unknown = await client.call("skills/get", { uri: "skill://nope/SKILL.md" });
+    expect(unknown["error"]).toMatchObject({ code: -32602, message: "No skill is served at skill://nope/SKILL.md" });
+    expect(client.problems).toEqual([]);
+  });
+
+  test("resources/directory/read lists direct children, subdirectories as inode/directory; a file or unknown URI is -32602", async () => {
+    const { client } = await served();
+    const root = await client.call("resources/directory/read", { uri: "skill://pdf-processing" });
+    expect(root["result"].resources.map((r: { uri: string; mimeType: string }) => [r.uri, r.mimeType])).toEqual([
+      ["skill://pdf-processing/SKILL.md", "text/markdown"],
+      ["skill://pdf-processing/forms", "inode/directory"],
+      ["skill://pdf-processing/references", "inode/directory"],
+    ]);
+    const prefix = await client.call("resources/directory/read", { uri: "skill://acme" });
+    expect(prefix["result"].resources).toEqual([
+      { uri: "skill://acme/billing", name: "billing", mimeType: "inode/directory" },
+    ]);
+    const file = await client.call("resources/directory/read", { uri: "skill://pdf-processing/SKILL.md" });
+    expect(file["error"]).toMatchObject({
+      code: -32602,
+      message: "skill://pdf-processing/SKILL.md is not a directory resource",
+    });
+    const missing = await client.call("resources/directory/read", { uri: "skill://nowhere" });
+    expect(missing["error"]?.code).toBe(-32602);
+    expect(client.problems).toEqual([]);
+  });
+
+  test("without directoryRead the setting is absent and the method unknown; a handshake revision has no skills methods", async () => {
+    const { client } = await served({ directoryRead: false });
+    const discover = await client.call("server/discover");
+    expect(discover["result"].capabilities.extensions).toEqual({ [SKILLS]: {} });
+    const read = await client.call("resources/directory/read", { uri: "skill://pdf-processing" });
+    expect(read["error"]?.code).toBe(-32601);
+    const legacy = await WireClient.connect((await served()).server, "2025-11-25");
+    await legacy.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "legacy", version: "1" },
+    });
+    const init = legacy.received.find((m) => m["result"]?.capabilities);
+    expect(init?.["result"].capabilities.extensions).toBeUndefined();
+    const list = await legacy.request("skills/list", {});
+    expect(list["error"]?.code).toBe(-32601);
+    expect(client.problems).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ export const revisions = [
     jsonrpcVersion: "2.0",
     lifecycle: "initialize",
     batching: false,
+    extensions: false,
     inputRequests: null,
     beforeInitialized: null,
     errorCodes: {},

@@ -12,6 +12,7 @@ export const revision = {
   jsonrpcVersion: "2.0",
   lifecycle: "initialize",
   batching: false,
+  extensions: false,
   inputRequests: null,
   beforeInitialized: null,
   errorCodes: {},
