@@ -4,7 +4,9 @@
 // both eras (initialize sessions and 2026-07-28 per-request POSTs) at once.
 //
 //   npm run conformance:server -- --port 3001      (then: conformance server --url http://127.0.0.1:3001/mcp)
-import { McpServer, MissingClientCapabilityError } from "mcpgen/server";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { McpServer, MissingClientCapabilityError, ProtocolError, type RequestContext } from "mcpgen/server";
 import { serveHttp } from "mcpgen/http";
 
 // A 1x1 red PNG and a WAV header with no samples: the smallest valid media.
@@ -12,7 +14,30 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwA
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function buildConformanceServer(): McpServer {
+/** Waits `ms`, or rejects when the request (or its task) is cancelled. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new Error(String(signal.reason)));
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(new Error(String(signal.reason)))), {
+      once: true,
+    });
+  });
+
+/** The skills the io.modelcontextprotocol/skills scenarios read (examples/conformance-skills/), from source or dist. */
+const SKILLS_DIR = ["./conformance-skills/", "../../examples/conformance-skills/"]
+  .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+  .find((path) => existsSync(path));
+
+/** The conformance fixture: every feature the scenarios call, skills included. */
+export async function buildConformanceServer(): Promise<McpServer> {
+  const server = buildFixture();
+  if (!SKILLS_DIR) throw new Error("conformance fixture: examples/conformance-skills/ not found");
+  await server.skills(SKILLS_DIR);
+  return server;
+}
+
+function buildFixture(): McpServer {
   const server = new McpServer({ name: "mcpgen-conformance", version: "1.0.0" }, { capabilities: { completions: {} } });
 
   server.tool(
@@ -221,6 +246,7 @@ export function buildConformanceServer(): McpServer {
   );
 
   addPerRequestTools(server);
+  addTaskTools(server);
 
   server.resource(
     "test://static-text",
@@ -486,10 +512,93 @@ function addPerRequestTools(server: McpServer): void {
   );
 }
 
+const elicitName = (context: RequestContext, message: string) =>
+  context.elicit({
+    message,
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string" }, confirm: { type: "boolean" } },
+    },
+  });
+
+/**
+ * The tools the io.modelcontextprotocol/tasks scenarios call. Each is an
+ * ordinary handler; its `task` options say whether (and when) a call turns
+ * into a task for a client that can take one.
+ */
+function addTaskTools(server: McpServer): void {
+  server.tool(
+    "greet",
+    { description: "Greets by name", inputSchema: { type: "object", properties: { name: { type: "string" } } } },
+    ({ name }) => `Hello, ${name ?? "World"}!`,
+  );
+  server.tool(
+    "slow_compute",
+    {
+      description: "Computes for `seconds`; a task when the client can take one",
+      inputSchema: { type: "object", properties: { seconds: { type: "number" }, label: { type: "string" } } },
+      task: { support: "optional" },
+    },
+    async ({ seconds = 0, label = "" }, context) => {
+      if (seconds > 0) await pause(seconds * 1000, context.signal);
+      return `Computed ${label} in ${seconds}s`;
+    },
+  );
+  server.tool(
+    "failing_job",
+    { description: "Runs only as a task, and ends in a tool error", task: { support: "required" } },
+    async (_args, context) => {
+      await pause(1000, context.signal);
+      return { content: [{ type: "text", text: "The job failed" }], isError: true };
+    },
+  );
+  server.tool(
+    "protocol_error_job",
+    { description: "Runs as a task and ends in a JSON-RPC error", task: { support: "required" } },
+    async (_args, context) => {
+      await pause(100, context.signal);
+      throw new ProtocolError(-32603, "The job hit an internal error");
+    },
+  );
+  server.tool(
+    "confirm_delete",
+    {
+      description: "Looks the file up, then asks for confirmation",
+      inputSchema: { type: "object", properties: { filename: { type: "string" } } },
+      task: { support: "optional" },
+    },
+    async ({ filename = "" }, context) => {
+      await pause(20, context.signal);
+      const answer = await elicitName(context, `Delete ${filename}?`);
+      return answer.action === "accept" && answer.content?.["confirm"] === true
+        ? `Deleted ${filename}`
+        : `Kept ${filename}`;
+    },
+  );
+  server.tool(
+    "multi_input",
+    { description: "Asks two questions at once", task: { support: "optional" } },
+    async (_args, context) => {
+      await pause(20, context.signal);
+      const answers = await Promise.all([elicitName(context, "First?"), elicitName(context, "Second?")]);
+      return `Answers: ${answers.map((a) => String(a.content?.["name"])).join(", ")}`;
+    },
+  );
+  server.tool(
+    "test_tool_with_task",
+    { description: "Asks a name on the request, then works on as a task", task: { support: "required" } },
+    async (_args, context) => {
+      const answer = await elicitName(context, "What is your name?");
+      await pause(300, context.signal);
+      return `Hello, ${String(answer.content?.["name"])}! The task is done.`;
+    },
+  );
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const portAt = process.argv.indexOf("--port");
   const port = portAt === -1 ? 3001 : Number(process.argv[portAt + 1]);
-  const handle = await serveHttp(buildConformanceServer(), { port });
+  const handle = await serveHttp(await buildConformanceServer(), { port });
   console.log(`conformance server: ${handle.url}`);
   const stop = () => void handle.close().then(() => process.exit(0));
   process.on("SIGTERM", stop);

@@ -22,6 +22,10 @@ export interface ExtensionTables {
   readonly results: { readonly [method: string]: Check };
   /** Base requests that may answer one of its types instead, by method. */
   readonly augments: { readonly [method: string]: readonly string[] };
+  /** Its requests whose Mcp-Name header carries a params field (Streamable HTTP), by method: the field. */
+  readonly nameHeaders?: { readonly [method: string]: string };
+  /** Params members whose entries the receiver checks itself (unexpected entries are ignored), by method. */
+  readonly selfChecked?: { readonly [method: string]: readonly string[] };
 }
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
@@ -29,6 +33,24 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 /** The name an extension's type has in merged tables. */
 export function extensionTypeName(extension: Pick<ExtensionTables, "name">, type: string): string {
   return `${extension.name}:${type}`;
+}
+
+/**
+ * A request's check that does not look inside the entries of `members` (maps
+ * in params): each map is checked as an empty one, so its shape still is.
+ */
+function skippingEntries(check: Check, members: readonly string[]): Check {
+  return (value, failure) => {
+    const params =
+      typeof value === "object" && value !== null ? (value as Record<string, unknown>)["params"] : undefined;
+    if (typeof params !== "object" || params === null) return check(value, failure);
+    const emptied: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+    for (const member of members) {
+      const map = emptied[member];
+      if (typeof map === "object" && map !== null && !Array.isArray(map)) emptied[member] = {};
+    }
+    return check({ ...(value as Record<string, unknown>), params: emptied }, failure);
+  };
 }
 
 /**
@@ -43,6 +65,7 @@ export function withExtensions(tables: MessageTables, extensions: readonly Exten
   const checks: { [type: string]: Check } = { ...tables.checks };
   const params: { [method: string]: Check | null } = { ...tables.params };
   const results: { [method: string]: Check } = { ...tables.results };
+  const nameHeaders: { [method: string]: string } = { ...tables.nameHeaders };
   const revision = tables.envelope.revision;
   for (const extension of extensions) {
     const named = (type: string | null) => (type === null ? null : extensionTypeName(extension, type));
@@ -59,6 +82,11 @@ export function withExtensions(tables: MessageTables, extensions: readonly Exten
       };
       params[method] = extension.params[method] ?? null;
       if (hasOwn(extension.results, method)) results[method] = extension.results[method]!;
+      if (extension.nameHeaders && hasOwn(extension.nameHeaders, method))
+        nameHeaders[method] = extension.nameHeaders[method]!;
+      const members =
+        extension.selfChecked && hasOwn(extension.selfChecked, method) ? extension.selfChecked[method]! : [];
+      if (members.length > 0) checks[methods[method]!.type] = skippingEntries(checks[methods[method]!.type]!, members);
     }
     for (const [method, types] of Object.entries(extension.augments)) {
       const original = hasOwn(results, method) ? results[method] : undefined;
@@ -72,5 +100,5 @@ export function withExtensions(tables: MessageTables, extensions: readonly Exten
         alternatives.some((check) => check(value, null)) || original(value, failure);
     }
   }
-  return { envelope: tables.envelope, methods, checks, params, results };
+  return { envelope: tables.envelope, methods, checks, params, results, nameHeaders };
 }

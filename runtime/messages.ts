@@ -112,6 +112,11 @@ export interface MessageTables {
   readonly params: { readonly [method: string]: Check | null };
   /** The check of every request's result, by method. */
   readonly results: { readonly [method: string]: Check };
+  /**
+   * Requests beyond the transport page's own whose Mcp-Name header carries a
+   * params field, by method (an extension's, merged in by withExtensions).
+   */
+  readonly nameHeaders?: { readonly [method: string]: string };
 }
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);

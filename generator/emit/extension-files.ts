@@ -53,6 +53,12 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   methods.print(`
     /** Requests of ${model.base} that may answer one of the extension's result types instead, once it is negotiated. */
     export const augments = ${JSON.stringify(model.augments, null, 2)} as const;
+
+    /** Requests whose Mcp-Name header (Streamable HTTP) carries a params field, by method: the field. */
+    export const nameHeaders = ${JSON.stringify(model.nameHeaders, null, 2)} as const;
+
+    /** Params members whose entries the receiver checks itself (entries it does not expect are ignored), by method. */
+    export const selfChecked = ${JSON.stringify(model.selfChecked, null, 2)} as const;
   `);
 
   const checks = at("checks.ts");
@@ -113,6 +119,8 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
           .join("\n")}
       },
       augments: ${validators.importValue("./methods.js", "augments")},
+      nameHeaders: ${validators.importValue("./methods.js", "nameHeaders")},
+      selfChecked: ${validators.importValue("./methods.js", "selfChecked")},
     } as const satisfies ${validators.importType(runtime, "ExtensionTables")};
   `);
   for (const declaration of model.declarations)

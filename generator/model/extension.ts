@@ -22,6 +22,14 @@ export interface ExtensionRule {
   senders: { readonly [method: string]: "client" | "server" | "both" };
   /** Base methods whose result may be one of these extension types instead, once the extension is negotiated. */
   augments?: { readonly [method: string]: readonly string[] };
+  /** Its requests whose Mcp-Name header carries a params field (the transport's server validation), by method. */
+  nameHeaders?: { readonly [method: string]: string };
+  /**
+   * Params members (maps) whose entries the receiver checks one by one, where
+   * the prose says entries it does not expect are ignored rather than refused:
+   * the message check skips them, the handler checks the entries it uses.
+   */
+  selfChecked?: { readonly [method: string]: readonly string[] };
 }
 
 export type ExtensionOverlay = { readonly [extension: string]: ExtensionRule };
@@ -56,6 +64,26 @@ export function buildExtensionModel(
         });
     augments[method] = [...types].sort(byCodeUnit);
   }
+  const nameHeaders: { [method: string]: string } = {};
+  for (const [method, field] of Object.entries(rule?.nameHeaders ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
+    if (!derived.methods.some((m) => m.name === method && m.kind === "request"))
+      diagnostics.push({
+        severity,
+        code: ErrorCode.OverlayUnknownMethod,
+        message: `overlay names the Mcp-Name field of ${method}, which is not a request of ${info.extension}`,
+      });
+    nameHeaders[method] = field;
+  }
+  const selfChecked: { [method: string]: string[] } = {};
+  for (const [method, members] of Object.entries(rule?.selfChecked ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
+    if (!derived.methods.some((m) => m.name === method && m.kind === "request"))
+      diagnostics.push({
+        severity,
+        code: ErrorCode.OverlayUnknownMethod,
+        message: `overlay names params checked by the receiver of ${method}, which is not a request of ${info.extension}`,
+      });
+    selfChecked[method] = [...members].sort(byCodeUnit);
+  }
   return {
     extension: info.extension,
     identifier: info.identifier,
@@ -66,6 +94,8 @@ export function buildExtensionModel(
     constants: schema.constants,
     methods: derived.methods,
     augments,
+    nameHeaders,
+    selfChecked,
     diagnostics,
   };
 }

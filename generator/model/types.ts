@@ -344,5 +344,9 @@ export interface ExtensionModel {
   methods: MethodModel[];
   /** Base requests that may answer one of its types instead (from the overlay), by method. */
   augments: { [method: string]: string[] };
+  /** Its requests whose Mcp-Name header carries a params field (Streamable HTTP), by method: the field. */
+  nameHeaders: { [method: string]: string };
+  /** Params members of its requests that the receiver checks entry by entry itself, by method (from the overlay). */
+  selfChecked: { [method: string]: string[] };
   diagnostics: Diagnostic[];
 }

@@ -16,6 +16,11 @@ export const extensionOverlay: ExtensionOverlay = {
     },
     // tasks.md#supported-methods: "tools/call" may answer CreateTaskResult (#polymorphic-results).
     augments: { "tools/call": ["CreateTaskResult"] },
+    // tasks.md#streamable-http-routing-headers: Mcp-Name carries params.taskId.
+    nameHeaders: { "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" },
+    // tasks.md#task-update-requests: "A server SHOULD ignore any inputResponses responses mapped to a key
+    // that is not currently outstanding"; the entries it uses are checked against the request asked.
+    selfChecked: { "tasks/update": ["inputResponses"] },
   },
   skills: {
     cite: "spec/ext/skills/skills.mdx#listing-skills, #getting-a-skill, #reading-directories",

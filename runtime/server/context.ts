@@ -19,6 +19,7 @@ import type {
   ProgressToken,
   Root,
 } from "./handler-revision.js";
+import type { RunningTask } from "./tasks.js";
 import type { Session } from "./session.js";
 
 /**
@@ -95,6 +96,8 @@ export class Inflight {
   cancelled = false;
   /** Answered (or cancelled and ended): nothing more is sent for it. */
   done = false;
+  /** Once the request turned into a task (tasks.ts): its outcome and input go there. */
+  task: RunningTask | undefined;
   lastProgress = -Infinity;
 
   constructor(
@@ -141,7 +144,8 @@ export class RequestContext {
   /** @internal */
   constructor(
     readonly session: Session,
-    private readonly inflight: Inflight,
+    /** @internal */
+    readonly inflight: Inflight,
   ) {}
 
   /** Aborted when the client cancels the request or the connection closes. */
@@ -215,6 +219,7 @@ export class RequestContext {
    */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     const { inflight } = this;
+    if (inflight.task) return inflight.task.ask(method, params);
     if (this.session.asksByInputRequest(inflight, method)) {
       try {
         const answered = this.session.askInput(inflight, method, params);

@@ -42,6 +42,7 @@ export function checkHeaders(
   method: string,
   headers: RequestHeaders,
   host: { toolHeaders(name: string): readonly HeaderParam[] | undefined },
+  nameHeaders?: { readonly [method: string]: string },
 ): HeaderMismatch | undefined {
   const version = metaOf(message)?.[META_PROTOCOL_VERSION];
   const stated = headerValue(headers, "mcp-protocol-version");
@@ -53,7 +54,11 @@ export function checkHeaders(
   if (methodHeader !== method)
     return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
   const params = isObject(message["params"]) ? message["params"] : {};
-  const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+  const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method)
+    ? NAME_SOURCE[method]
+    : nameHeaders && Object.prototype.hasOwnProperty.call(nameHeaders, method)
+      ? nameHeaders[method]
+      : undefined;
   if (source !== undefined) {
     const raw = headerValue(headers, "mcp-name");
     if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${method}`);

@@ -27,6 +27,19 @@ export { InputRequired, type InputRequestSpec } from "./input-round.js";
 export type { RequestStateOptions } from "./request-state.js";
 export type { ListenLimits } from "./subscriptions.js";
 export type { HeaderParam } from "./header-check.js";
+export { TASKS_EXTENSION, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
+export {
+  MemoryTaskStore,
+  isTerminal,
+  newTaskId,
+  type MemoryTaskStoreOptions,
+  type TaskChange,
+  type TaskState,
+  type TaskStatus,
+  type TaskStore,
+} from "./task-store.js";
+export { loadSkills, SkillError, SKILL_LIMITS, type LoadedSkill, type SkillFile } from "./skills.js";
+export { withExtensions, type ExtensionTables } from "../extensions.js";
 export {
   ClientError,
   ProtocolError,

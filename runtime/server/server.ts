@@ -55,6 +55,8 @@ import { Listeners, type ListenLimits } from "./subscriptions.js";
 import { headerParams, type HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
+import { TaskService, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
+import { flavourOf, RELATED_TASK } from "./task-flavours.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 
@@ -104,6 +106,8 @@ export interface ServerOptions {
   serverInfoInResults?: boolean;
   /** Bounds of subscriptions/listen. */
   subscriptions?: ListenLimits;
+  /** Where tasks live and their default retention and polling interval (tools with `task` options). */
+  tasks?: TasksOptions;
 }
 
 /** Completes one argument: the values that start with, or otherwise fit, what the user typed. */
@@ -124,6 +128,12 @@ export interface ToolDefinition<I extends ObjectSchema, O extends ObjectSchema |
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * The tool may run long: past `afterMs` its call turns into a task for a
+   * client that can take one (the tasks extension, or 2025-11-25 params.task),
+   * and runs to the end for one that cannot, unless `support` is "required".
+   */
+  task?: ToolTaskOptions;
 }
 
 /** T without the keys K; unlike Omit, it keeps the known keys of a type with an index signature. */
@@ -168,6 +178,7 @@ interface RegisteredTool {
   /** Its x-mcp-header parameters (server/tools#x-mcp-header). */
   readonly headers: readonly HeaderParam[];
   readonly handler: ToolHandler<unknown, unknown>;
+  readonly task: ToolTaskOptions | undefined;
   /** Compiled on first use (or by the warm-up after the handshake). */
   input?: Promise<SchemaCheck>;
   output?: Promise<SchemaCheck>;
@@ -326,7 +337,8 @@ export class McpServer implements SessionHost {
         `invalid tool name ${JSON.stringify(name)}: use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and "." (server/tools#tool-names)`,
       );
     if (this.tools.has(name)) throw new TypeError(`a tool named ${JSON.stringify(name)} is already registered`);
-    const { inputSchema = { type: "object" }, outputSchema, ...rest } = definition;
+    const { inputSchema = { type: "object" }, outputSchema, task, ...rest } = definition;
+    if (task) checkedTaskOptions(task, `tool ${name}`);
     for (const [which, schema] of [
       ["inputSchema", inputSchema],
       ["outputSchema", outputSchema],
@@ -348,7 +360,8 @@ export class McpServer implements SessionHost {
       inputSchema,
       ...(outputSchema ? { outputSchema } : {}),
     }) as Tool;
-    this.tools.set(name, { tool, headers: headers.params, handler: handler as ToolHandler<unknown, unknown> });
+    this.tools.set(name, { tool, headers: headers.params, handler: handler as ToolHandler<unknown, unknown>, task });
+    if (task) this.serveTasks();
     this.featureChanged("tools");
     return this.registration(name, () => this.tools.delete(name), "tools");
   }
@@ -485,6 +498,56 @@ export class McpServer implements SessionHost {
 
   private skillCatalog: SkillCatalog | undefined;
 
+  /** Tasks of tools with `task` options (tasks.ts), made on first use. */
+  private get tasks(): TaskService {
+    return (this.taskService ??= new TaskService(this.logger, this.options.tasks));
+  }
+
+  private taskService: TaskService | undefined;
+  private servingTasks = false;
+
+  /**
+   * The task methods: the extension's (per-request revisions) and the
+   * 2025-11-25 core ones share handlers; which flavour a request speaks is its
+   * wire's (task-flavours.ts). The extension's are refused (-32021) to a
+   * client that did not declare it, before the task is looked up.
+   */
+  private serveTasks(): void {
+    if (this.servingTasks) return;
+    this.servingTasks = true;
+    const gated =
+      <P>(method: (params: P, context: RequestContext) => unknown) =>
+      (params: P, context: RequestContext) => {
+        if (context.perRequest) this.tasks.gate(context.inflight.scope);
+        return method(params, context);
+      };
+    this.extension("tasks", {
+      handlers: {
+        "tasks/get": gated((params: { taskId?: unknown }, context) => this.tasks.get(params, context)),
+        "tasks/update": gated((params: { taskId?: unknown; inputResponses?: unknown }, context) =>
+          this.tasks.update(params, context),
+        ),
+        "tasks/cancel": gated((params: { taskId?: unknown }, context) => this.tasks.cancel(params, context)),
+      },
+    }).catch((error: unknown) => this.logger("error", "cannot serve the tasks extension", String(error)));
+    // 2025-11-25 only (the method tables say where they exist).
+    this.machinery["tasks/result"] = async (params, _inflight, _session, context) => {
+      const outcome = await this.tasks.result(params, context);
+      const related = { [RELATED_TASK]: { taskId: params["taskId"] } };
+      if (!outcome) return { _meta: related };
+      if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+      const result = JSON.parse(outcome.result) as Record<string, unknown>;
+      return { ...result, _meta: { ...(result["_meta"] as object | undefined), ...related } };
+    };
+    this.machinery["tasks/list"] = async (params, _inflight, _session, context) => {
+      const all = await this.tasks.list(0, Number.MAX_SAFE_INTEGER, context);
+      const page = paginate(all.tasks, params["cursor"] as string | undefined, this.pageSize);
+      const flavour = flavourOf(context.inflight.scope.wire)!;
+      return withCursor({ tasks: page.items.map((t) => flavour.detailed(t)) }, page.nextCursor);
+    };
+    this.capabilityCache = new WeakMap();
+  }
+
   /**
    * Tells clients that a list changed without a registration changing, e.g.
    * the resources a template's `list` returns (notifications/<feature>/list_changed).
@@ -587,6 +650,7 @@ export class McpServer implements SessionHost {
       [...this.templates.values()].some((t) => Object.keys(t.definition.complete ?? {}).length > 0);
     if (completes || declared.completions !== undefined) offered.push("completion/complete");
     for (const extension of this.wires.extensions) offered.push(...Object.keys(extension.tables.methods));
+    if (this.servingTasks) offered.push("tasks/get", "tasks/result", "tasks/list", "tasks/cancel");
     return offered;
   }
 
@@ -608,6 +672,9 @@ export class McpServer implements SessionHost {
         if (!requirement || requirement.holder === "client") continue;
         declare(derived, requirement.path, tables);
       }
+      // 2025-11-25 #capabilities: task-augmented tools/call is declared under tasks.requests (no method says so).
+      if (this.servingTasks && flavourOf({ tables } as Wire)?.clientAsks)
+        declare(derived, ["tasks", "requests", "tools", "call"], tables);
       // An extension's settings, where its methods are in the tables (the revision negotiates extensions).
       for (const { tables: extension, settings } of this.wires.extensions) {
         const [method] = Object.keys(extension.methods);
@@ -746,6 +813,7 @@ export class McpServer implements SessionHost {
     const problems = inputCheck(params.arguments ?? {});
     // ...while invalid arguments, thrown errors and business failures are results with isError.
     if (problems !== undefined) return errorResult(`Invalid arguments for tool ${params.name}: ${problems}`);
+    if (tool.task) this.tasks.arm(tool.task, context, params);
     let returned: ToolReturn<unknown> | Promise<ToolReturn<unknown>>;
     try {
       returned = tool.handler((params.arguments ?? {}) as never, context);
@@ -885,6 +953,20 @@ function errorResult(text: string): ToolResult {
 function toolFailure(error: unknown): ToolResult {
   if (error instanceof ProtocolError) throw error;
   return errorResult(error instanceof Error ? error.message : String(error));
+}
+
+function checkedTaskOptions(options: ToolTaskOptions, what: string): void {
+  if (options.support !== undefined && options.support !== "optional" && options.support !== "required")
+    throw new TypeError(
+      `${what}: task.support must be "optional" or "required", not ${JSON.stringify(options.support)}`,
+    );
+  for (const key of ["afterMs", "pollIntervalMs"] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < (key === "afterMs" ? 0 : 1)))
+      throw new TypeError(`${what}: task.${key} must be an integer >= ${key === "afterMs" ? 0 : 1}, not ${value}`);
+  }
+  if (options.ttlMs !== undefined && options.ttlMs !== null && (!Number.isInteger(options.ttlMs) || options.ttlMs < 1))
+    throw new TypeError(`${what}: task.ttlMs must be a positive integer or null, not ${options.ttlMs}`);
 }
 
 function withCursor<T extends object>(result: T, nextCursor: string | undefined): T & { nextCursor?: string } {

@@ -10,7 +10,8 @@
 // negotiated revision then serves every request; without it, each request is
 // served on its own at the revision its `_meta` names (era.ts). A request's
 // scope (context.ts) carries which.
-import { isObject, run } from "../validation.js";
+import { randomBytes } from "node:crypto";
+import { isObject, run, type Check } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
 import type { RevisionInfo } from "../index.js";
@@ -38,7 +39,7 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOC
 import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
 import type { RequestStateCodec } from "./request-state.js";
 import { checkHeaders, type HeaderParam } from "./header-check.js";
-import { convert, encodeError, encodeResult, encodeWireResult } from "./encode.js";
+import { convert, encodeError, encodeResult, encodeWireResult, resultProblem } from "./encode.js";
 import { initializeResult, sessionScope, type SessionScope } from "./handshake.js";
 import { inputRequiredResult, nextRound, openRound, requireClientCapability, takesInput } from "./input-requests.js";
 import { ServerRequests } from "./outgoing.js";
@@ -448,7 +449,7 @@ export class Session {
       return;
     }
     if (scope.perRequest && channel.headers) {
-      const mismatch = checkHeaders(message, method, channel.headers, this.host);
+      const mismatch = checkHeaders(message, method, channel.headers, this.host, tables.nameHeaders);
       if (mismatch) {
         reply(errorJson(id, mismatch.code, mismatch.message), { code: mismatch.code });
         return;
@@ -505,8 +506,11 @@ export class Session {
       );
     else this.invoke(inflight, handler!, false);
     // Closing the exchange cancels what is still running (a request answered at once needs no watch).
+    // A request that turned into a task outlives its response (tasks.md, basic/utilities/tasks).
     if (channel.isolated && !inflight.done)
-      channel.onClose?.(() => inflight.cancel("the client closed the request's response"));
+      channel.onClose?.(() => {
+        if (!inflight.task) inflight.cancel("the client closed the request's response");
+      });
   }
 
   private invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
@@ -830,6 +834,7 @@ export class Session {
   // --- replies ----------------------------------------------------------------
 
   private succeed(inflight: Inflight, result: unknown, handler: MethodHandler, core: boolean): void {
+    if (inflight.task) return this.settleTask(inflight, result, handler);
     if (result instanceof InputRequired) {
       if (inflight.done || inflight.cancelled) return;
       if (!inflight.scope.perRequest) return this.fulfil(inflight, result, handler);
@@ -881,6 +886,11 @@ export class Session {
   }
 
   private fail(inflight: Inflight, error: unknown): void {
+    if (inflight.task) {
+      const { code, message, data } = this.errorObject(inflight, error);
+      inflight.task.settle({ error: data === undefined ? { code, message } : { code, message, data } });
+      return;
+    }
     if (!this.finish(inflight)) return;
     if (error instanceof ProtocolError) {
       // A condition whose code depends on the revision takes the wire revision's (RevisionInfo.errorCodes).
@@ -905,6 +915,69 @@ export class Session {
       encodeError(inflight.id, inflight.method, inflight.scope.wire, INTERNAL_ERROR, `Internal error: ${message}`),
       { code: INTERNAL_ERROR },
     );
+  }
+
+  // --- tasks (tasks.ts) ------------------------------------------------------------
+
+  private id: string | undefined;
+
+  /** @internal An unguessable id, the owner of its 2025-11-25 tasks. */
+  get sessionId(): string {
+    return (this.id ??= randomBytes(16).toString("base64url"));
+  }
+
+  /** @internal Answers a request that turned into a task with the task's creation result. */
+  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void {
+    if (!this.finish(inflight)) return;
+    const problem = resultProblem(check, result, `${inflight.method} task creation result`);
+    if (problem) {
+      this.host.logger("error", problem);
+      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, problem), { code: INTERNAL_ERROR });
+      return;
+    }
+    inflight.reply(resultJson(inflight.id, JSON.stringify(result)));
+  }
+
+  /** A task's handler ended: its result, as the request would have answered it, goes to the task. */
+  private settleTask(inflight: Inflight, result: unknown, handler: MethodHandler): void {
+    const task = inflight.task!;
+    if (result instanceof InputRequired) {
+      // The explicit style inside a task: the task asks, and the handler runs again with the answers.
+      const entries = Object.entries(result.inputRequests);
+      Promise.all(entries.map(([key, spec]) => task.ask(spec.method, spec.params).then((a) => [key, a] as const))).then(
+        (answers) => {
+          inflight.round = nextRound(inflight.round, Object.fromEntries(answers), result.requestState);
+          this.invoke(inflight, handler, false);
+        },
+        (error) => this.fail(inflight, error),
+      );
+      return;
+    }
+    const encoded = encodeResult(this.host.logger, inflight.method, inflight.scope, result, undefined);
+    if ("error" in encoded) {
+      this.host.logger("error", encoded.error);
+      task.settle({ error: { code: INTERNAL_ERROR, message: encoded.error } });
+      return;
+    }
+    task.settle({ result: encoded.json, isError: isObject(result) && result["isError"] === true });
+  }
+
+  /** The JSON-RPC error a handler's failure is answered with, in the wire revision's codes. */
+  private errorObject(inflight: Inflight, error: unknown): { code: number; message: string; data?: unknown } {
+    if (error instanceof ProtocolError) {
+      const code =
+        error instanceof ResourceNotFoundError
+          ? (inflight.scope.wire.info.errorCodes["resourceNotFound"] ?? INVALID_PARAMS)
+          : error.code;
+      return { code, message: error.message, data: error.data };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.host.logger(
+      "error",
+      `${inflight.method} handler failed: ${message}`,
+      error instanceof Error ? error.stack : undefined,
+    );
+    return { code: INTERNAL_ERROR, message: `Internal error: ${message}` };
   }
 
   /** Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */

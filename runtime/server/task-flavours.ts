@@ -1,0 +1,128 @@
+// The two wire flavours of tasks, chosen by a wire's method table: where
+// tasks/get needs `capabilities.extensions[...]` the io.modelcontextprotocol/tasks
+// extension is merged in (tasks.md); where it needs `capabilities.tasks` the
+// revision has the 2025-11-25 core tasks (basic/utilities/tasks). They share
+// one task state (task-store.ts) and differ in who decides, in field names and
+// nesting, and in what a tool error and a late cancel mean.
+import type { Check } from "../validation.js";
+import { isObject } from "../validation.js";
+import type { MessageTables } from "../index.js";
+import { declared } from "./capabilities.js";
+import type { Scope } from "./context.js";
+import { invalidParams } from "./errors.js";
+import type { Wire } from "./revisions.js";
+import type { TaskState, TaskStatus } from "./task-store.js";
+
+/** basic/utilities/tasks#associating-task-related-messages */
+export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+export interface TaskFlavour {
+  /** true: the client asks for a task per request (params.task); false: the server decides. */
+  readonly clientAsks: boolean;
+  /** How a task asks for input: server-to-client requests tagged with the task, or the task's own inputRequests. */
+  readonly input: "requests" | "task";
+  /** Whether this request may be answered with a task. */
+  accepts(scope: Scope, params: unknown): boolean;
+  /** Who may see the task: the visibility key its requests must present. */
+  owner(scope: Scope, session: { readonly sessionId: string }): string;
+  /** The request's answer when it becomes a task. */
+  created(state: TaskState): Record<string, unknown>;
+  /** The check that answer must pass on the wire. */
+  createdCheck(tables: MessageTables): Check | undefined;
+  /** tasks/get. */
+  detailed(state: TaskState): Record<string, unknown>;
+  /** The status of a task whose tool result has isError. */
+  completedStatus(isError: boolean): TaskStatus;
+  /** tasks/cancel of a running task, after it was marked cancelled. */
+  cancelled(state: TaskState): Record<string, unknown>;
+  /** tasks/cancel of a task already finished. */
+  cancelledAlready(state: TaskState): Record<string, unknown>;
+  /** A server-to-client request's params, tagged with the task. */
+  tagRequest(params: unknown, taskId: string): unknown;
+  /** An input request's params in the wire revision's shape. */
+  paramsToWire(scope: Scope, method: string, params: unknown): unknown;
+}
+
+/** The fields of Task both flavours share, with the flavour's names for ttl and poll interval. */
+function taskFields(state: TaskState, ttl: string, pollInterval: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = { taskId: state.taskId, status: state.status };
+  if (state.statusMessage !== undefined) fields["statusMessage"] = state.statusMessage;
+  fields["createdAt"] = state.createdAt;
+  fields["lastUpdatedAt"] = state.lastUpdatedAt;
+  fields[ttl] = state.ttlMs;
+  if (state.pollIntervalMs !== undefined) fields[pollInterval] = state.pollIntervalMs;
+  return fields;
+}
+
+const extensionFlavours = new Map<string, TaskFlavour>();
+
+function extensionFlavour(identifier: string): TaskFlavour {
+  let flavour = extensionFlavours.get(identifier);
+  if (!flavour) extensionFlavours.set(identifier, (flavour = newExtensionFlavour(identifier)));
+  return flavour;
+}
+
+function newExtensionFlavour(identifier: string): TaskFlavour {
+  return {
+    clientAsks: false,
+    input: "task",
+    // tasks.md#capability-negotiation: only to a client that declared the extension on this request.
+    accepts: (scope) =>
+      scope.perRequest && declared(scope.clientCapabilities, { holder: "client", path: ["extensions", identifier] }),
+    // tasks.md#security-considerations: the id, unguessable, is what grants access.
+    owner: () => "",
+    created: (state) => ({ resultType: "task", ...taskFields(state, "ttlMs", "pollIntervalMs") }),
+    createdCheck: (tables) => tables.results["tools/call"],
+    detailed: (state) => {
+      const task = taskFields(state, "ttlMs", "pollIntervalMs");
+      if (state.status === "input_required") task["inputRequests"] = state.inputRequests ?? {};
+      if (state.status === "completed" && state.result !== undefined) task["result"] = JSON.parse(state.result);
+      if (state.status === "failed" && state.error) task["error"] = state.error;
+      return task;
+    },
+    // tasks.md#task-execution-errors: a tool result with isError is a completed task.
+    completedStatus: () => "completed",
+    // tasks.md#task-cancellation: an empty acknowledgment, whatever the status.
+    cancelled: () => ({}),
+    cancelledAlready: () => ({}),
+    tagRequest: (params) => params,
+    paramsToWire: (_scope, _method, params) => params,
+  };
+}
+
+const coreFlavour: TaskFlavour = {
+  clientAsks: true,
+  input: "requests",
+  // #task-support-and-handling: a task when the request asks and the server declared it for tools/call.
+  accepts: (scope, params) =>
+    isObject(params) &&
+    isObject(params["task"]) &&
+    declared(scope.serverCapabilities, { holder: "server", path: ["tasks", "requests", "tools", "call"] }),
+  // #task-isolation-and-access-control: without an authorization context, the session that created it.
+  owner: (_scope, session) => session.sessionId,
+  created: (state) => ({ task: taskFields(state, "ttl", "pollInterval") }),
+  createdCheck: (tables) => tables.checks["CreateTaskResult"],
+  detailed: (state) => taskFields(state, "ttl", "pollInterval"),
+  // #task-status: a tool call whose result has isError is failed.
+  completedStatus: (isError) => (isError ? "failed" : "completed"),
+  cancelled: (state) => taskFields(state, "ttl", "pollInterval"),
+  // #task-cancellation: "MUST reject cancellation requests for tasks already in a terminal status".
+  cancelledAlready: (state) => {
+    throw invalidParams(`Cannot cancel task: already in terminal status '${state.status}'`, { taskId: state.taskId });
+  },
+  tagRequest: (params, taskId) => {
+    const given = isObject(params) ? params : {};
+    const meta = isObject(given["_meta"]) ? given["_meta"] : {};
+    return { ...given, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
+  },
+  paramsToWire: (_scope, _method, params) => params,
+};
+
+/** The flavour of tasks a wire speaks, or undefined when it has none. */
+export function flavourOf(wire: Wire): TaskFlavour | undefined {
+  const methods = wire.tables.methods;
+  const get = Object.prototype.hasOwnProperty.call(methods, "tasks/get") ? methods["tasks/get"] : undefined;
+  if (!get?.capability) return undefined;
+  const [root, identifier] = get.capability.path;
+  return root === "extensions" && identifier !== undefined ? extensionFlavour(identifier) : coreFlavour;
+}

@@ -1,0 +1,360 @@
+// Requests that outlive their response: tasks. A tool that may run long
+// declares `task` options; the same handler then serves a plain call, a task
+// of the io.modelcontextprotocol/tasks extension (per-request revisions: the
+// server decides, tasks.md#task-creation) and a 2025-11-25 task (the client
+// asks with params.task, basic/utilities/tasks). The handler does not know
+// which: once its request turns into a task, its result, error and input
+// requests go to the task instead of the response.
+//
+// What a client can observe lives in a TaskStore (task-store.ts); the work
+// itself (the handler's promise, its input waits, its abort) stays here, in
+// this process. Which flavour a wire speaks is read from its method table
+// (task-flavours.ts), never from a revision's name.
+import { isObject, type Check } from "../validation.js";
+import type { MessageTables } from "../index.js";
+import { declared } from "./capabilities.js";
+import type { Inflight, RequestContext, Scope } from "./context.js";
+import { invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
+import type { ServerLogger } from "./logging.js";
+import { flavourOf, type TaskFlavour } from "./task-flavours.js";
+import {
+  isTerminal,
+  MemoryTaskStore,
+  newTaskId,
+  type TaskChange,
+  type TaskState,
+  type TaskStore,
+} from "./task-store.js";
+import { requireClientCapability } from "./input-requests.js";
+
+/** The extension's identifier (tasks.md#extension-identifier). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** How a tool runs as a task. */
+export interface ToolTaskOptions {
+  /**
+   * "optional" (default): a task when the client can take one, else a plain
+   * call. "required": a client that cannot take a task is refused (-32021
+   * with the extension's capability; 2025-11-25: -32601, server/tools#tool-level-negotiation).
+   */
+  readonly support?: "optional" | "required";
+  /**
+   * How long a call runs before it turns into a task (default 0: at its first
+   * await). A call that ends sooner is answered directly; input it asks for
+   * before then is asked on the request (multi round-trip), after it through the task.
+   */
+  readonly afterMs?: number;
+  /** Retention from creation in ms, null for unlimited (default: the server's). */
+  readonly ttlMs?: number | null;
+  /** Suggested polling interval in ms (default: the server's). */
+  readonly pollIntervalMs?: number;
+}
+
+export interface TasksOptions {
+  /** Where task states live (default: a MemoryTaskStore). */
+  readonly store?: TaskStore;
+  /** Default retention in ms (default one hour); a tool's ttlMs is capped at maxTtlMs. */
+  readonly ttlMs?: number | null;
+  /** Longest retention a task may have (default 24 hours; null: unlimited allowed). */
+  readonly maxTtlMs?: number | null;
+  /** Default polling interval in ms (default 1000). */
+  readonly pollIntervalMs?: number;
+}
+
+/** What the task service needs from a session (implemented by Session, @internal there). */
+export interface TaskSession {
+  /** Answers the request with a task's creation result, checked against `check`. */
+  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void;
+  /** A server-to-client request outside any request's channel (2025-11-25 task input). */
+  request(method: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  readonly sessionId: string;
+}
+
+/** The outcome of a request that became a task, as the wire would have carried it. */
+export type TaskOutcome =
+  | { readonly result: string; readonly isError: boolean }
+  | { readonly error: { code: number; message: string; data?: unknown } };
+
+/** @internal One task whose handler runs in this process. */
+export class RunningTask {
+  private keys = 0;
+  private readonly waiting = new Map<
+    string,
+    { method: string; params?: unknown; resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  private writes: Promise<unknown> = Promise.resolve();
+  private readonly expiry: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly service: TaskService,
+    readonly taskId: string,
+    readonly inflight: Inflight,
+    readonly flavour: TaskFlavour,
+    private readonly session: TaskSession,
+    ttlMs: number | null,
+  ) {
+    // Past its ttl the task may be deleted (tasks#ttl); its work stops then too, so nothing waits forever.
+    if (ttlMs !== null) {
+      this.expiry = setTimeout(() => this.abort("the task's ttl elapsed"), ttlMs);
+      (this.expiry as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** Input the handler asks for once its request is a task. */
+  ask(method: string, params: unknown): Promise<unknown> {
+    const scope = this.inflight.scope;
+    try {
+      requireClientCapability(scope, method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.flavour.input === "requests") {
+      // 2025-11-25 #input-required-status: an ordinary request tagged with the task, while the task waits.
+      const tagged = this.flavour.tagRequest(params, this.taskId);
+      void this.write({ status: "input_required" });
+      return this.session.request(method, tagged, { signal: this.inflight.signal }).finally(() => {
+        void this.write({ status: "working" });
+      });
+    }
+    // tasks.md#input-required: keys unique over the task's life; the client answers with tasks/update.
+    const key = `${method}#${++this.keys}`;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(key, { method, ...(params !== undefined ? { params } : {}), resolve, reject });
+      void this.write({ status: "input_required", inputRequests: this.outstanding() });
+    });
+  }
+
+  /** tasks/update: answers for outstanding keys; others are ignored (tasks.md#task-update-requests). */
+  answer(responses: { readonly [key: string]: unknown }, results: MessageTables["results"]): void {
+    let answered = false;
+    for (const [key, value] of Object.entries(responses)) {
+      const wait = this.waiting.get(key);
+      const check = wait && results[wait.method];
+      if (!wait || (check && !check(value, null))) continue;
+      this.waiting.delete(key);
+      wait.resolve(value);
+      answered = true;
+    }
+    if (!answered) return;
+    void this.write(
+      this.waiting.size === 0
+        ? { status: "working", inputRequests: undefined }
+        : { status: "input_required", inputRequests: this.outstanding() },
+    );
+  }
+
+  /** The handler ended: the task takes its outcome. */
+  settle(outcome: TaskOutcome): void {
+    const change: TaskChange =
+      "error" in outcome
+        ? { status: "failed", error: outcome.error, statusMessage: outcome.error.message }
+        : { status: this.flavour.completedStatus(outcome.isError), result: outcome.result };
+    void this.write(change).then(() => this.service.ended(this));
+  }
+
+  /** Stops the work (tasks/cancel, ttl): its signal aborts, what it waits for rejects. */
+  abort(reason: string): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.inflight.cancel(reason);
+    for (const wait of this.waiting.values()) wait.reject(new Error(reason));
+    this.waiting.clear();
+    this.service.ended(this);
+  }
+
+  private outstanding(): TaskState["inputRequests"] {
+    const requests: { [key: string]: { method: string; params?: unknown } } = {};
+    for (const [key, { method, params }] of this.waiting)
+      requests[key] =
+        params === undefined
+          ? { method }
+          : { method, params: this.flavour.paramsToWire(this.inflight.scope, method, params) };
+    return requests;
+  }
+
+  /** Store writes in order, one at a time; a failed write is logged, not thrown at the handler. */
+  private write(change: TaskChange): Promise<unknown> {
+    this.writes = this.writes
+      .then(() => this.service.store.update(this.taskId, change))
+      .catch((error: unknown) =>
+        this.service.logger("error", `task ${this.taskId}: cannot store its state`, String(error)),
+      );
+    return this.writes;
+  }
+}
+
+export class TaskService {
+  readonly store: TaskStore;
+  private readonly ttlMs: number | null;
+  private readonly maxTtlMs: number | null;
+  private readonly pollIntervalMs: number;
+  private readonly running = new Map<string, RunningTask>();
+
+  constructor(
+    readonly logger: ServerLogger,
+    options: TasksOptions = {},
+  ) {
+    this.store = options.store ?? new MemoryTaskStore();
+    this.maxTtlMs = options.maxTtlMs === undefined ? 24 * 3_600_000 : options.maxTtlMs;
+    this.ttlMs = this.capped(options.ttlMs === undefined ? 3_600_000 : options.ttlMs);
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    for (const [name, value] of [
+      ["ttlMs", this.ttlMs],
+      ["pollIntervalMs", this.pollIntervalMs],
+    ] as const)
+      if (value !== null && (!Number.isInteger(value) || value < 1))
+        throw new RangeError(
+          `tasks: ${name} must be a positive integer${name === "ttlMs" ? " or null" : ""}, not ${value}`,
+        );
+  }
+
+  /**
+   * Called as a tool with task options starts: refuses a client that cannot
+   * take a required task, and arms the turn into a task when it can take one.
+   */
+  arm(options: ToolTaskOptions, context: RequestContext, params: unknown): void {
+    const inflight = context.inflight;
+    const flavour = flavourOf(inflight.scope.wire);
+    const accepts = flavour?.accepts(inflight.scope, params) ?? false;
+    if (!accepts) {
+      if (options.support === "required") throw this.cannotTakeTask(flavour, inflight.scope);
+      return;
+    }
+    const ttlMs = this.capped(options.ttlMs === undefined ? this.ttlMs : options.ttlMs);
+    const pollIntervalMs = options.pollIntervalMs ?? this.pollIntervalMs;
+    const turn = () => {
+      // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
+      if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
+      void this.create(inflight, flavour!, context.session as unknown as TaskSession, ttlMs, pollIntervalMs);
+    };
+    // A 2025-11-25 client asked for the task: it gets one whatever the handler does (#result-retrieval).
+    const afterMs = flavour!.clientAsks ? 0 : (options.afterMs ?? 0);
+    if (afterMs === 0) setImmediate(turn);
+    else {
+      const timer = setTimeout(turn, afterMs);
+      (timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  private async create(
+    inflight: Inflight,
+    flavour: TaskFlavour,
+    session: TaskSession,
+    ttlMs: number | null,
+    pollIntervalMs: number,
+  ): Promise<void> {
+    const now = new Date().toISOString();
+    const state: TaskState = {
+      taskId: newTaskId(),
+      owner: flavour.owner(inflight.scope, session),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      pollIntervalMs,
+    };
+    try {
+      // tasks.md#task-creation: not answered until a tasks/get would find it.
+      await this.store.create(state);
+    } catch (error) {
+      this.logger("warning", `${inflight.method} continues without a task: ${(error as Error).message}`);
+      return;
+    }
+    // The handler ended while the task was being stored: it was answered directly; the record just expires.
+    if (inflight.done || inflight.cancelled) return;
+    const task = new RunningTask(this, state.taskId, inflight, flavour, session, ttlMs);
+    inflight.task = task;
+    this.running.set(state.taskId, task);
+    session.answerWithTask(inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
+  }
+
+  /** @internal */
+  ended(task: RunningTask): void {
+    if (this.running.get(task.taskId) === task) this.running.delete(task.taskId);
+  }
+
+  // --- the methods of both flavours ----------------------------------------------
+
+  /** The task a request names, if its requester may see it; -32602 otherwise (unknown and foreign look alike). */
+  async visible(taskId: unknown, scope: Scope, session: TaskSession): Promise<TaskState> {
+    const flavour = flavourOf(scope.wire);
+    const state = typeof taskId === "string" ? await this.store.get(taskId) : undefined;
+    if (!state || !flavour || state.owner !== flavour.owner(scope, session))
+      throw invalidParams(`Task not found: ${String(taskId)}`, { taskId });
+    return state;
+  }
+
+  /** The extension's methods refuse a client that did not declare it (tasks.md#protocol-errors: -32021). */
+  gate(scope: Scope): void {
+    if (!declared(scope.clientCapabilities, { holder: "client", path: ["extensions", TASKS_EXTENSION] }))
+      throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } } as never);
+  }
+
+  /** tasks/get. */
+  async get(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
+    const scope = context.inflight.scope;
+    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    return flavourOf(scope.wire)!.detailed(state);
+  }
+
+  /** tasks/update (the extension): answers to what the task asked. */
+  async update(params: { taskId?: unknown; inputResponses?: unknown }, context: RequestContext): Promise<object> {
+    const scope = context.inflight.scope;
+    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+    if (!isTerminal(state.status)) this.running.get(state.taskId)?.answer(responses, scope.wire.tables.results);
+    return {};
+  }
+
+  /** tasks/cancel: stops the work and marks the task cancelled; the flavour says what a finished task gets. */
+  async cancel(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
+    const scope = context.inflight.scope;
+    const flavour = flavourOf(scope.wire)!;
+    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    if (isTerminal(state.status)) return flavour.cancelledAlready(state);
+    const after = await this.store.update(state.taskId, {
+      status: "cancelled",
+      statusMessage: "Cancelled by the client",
+    });
+    this.running.get(state.taskId)?.abort("the task was cancelled (tasks/cancel)");
+    return flavour.cancelled(after ?? state);
+  }
+
+  /** tasks/result (2025-11-25): waits for a terminal status, then answers what the request would have. */
+  async result(params: { taskId?: unknown }, context: RequestContext): Promise<TaskOutcome | undefined> {
+    const scope = context.inflight.scope;
+    const session = context.session as unknown as TaskSession;
+    for (let state = await this.visible(params.taskId, scope, session); ;) {
+      if (isTerminal(state.status))
+        return state.error
+          ? { error: state.error }
+          : state.result !== undefined
+            ? { result: state.result, isError: false }
+            : undefined;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(state.pollIntervalMs ?? 100, 250)));
+      if (context.signal.aborted) throw new ProtocolError(-32603, "tasks/result was cancelled");
+      state = await this.visible(params.taskId, scope, session);
+    }
+  }
+
+  /** tasks/list (2025-11-25): the requester's own tasks. */
+  async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
+    const scope = context.inflight.scope;
+    const flavour = flavourOf(scope.wire)!;
+    return this.store.list(flavour.owner(scope, context.session as unknown as TaskSession), offset, limit);
+  }
+
+  private cannotTakeTask(flavour: TaskFlavour | undefined, scope: Scope): ProtocolError {
+    if (flavour && !flavour.clientAsks)
+      return new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } } as never);
+    // 2025-11-25 server/tools#tool-level-negotiation: "required" without a task is -32601.
+    return new ProtocolError(
+      -32601,
+      `Method not found: this tool runs only as a task, which ${flavour ? "the request did not ask for (params.task)" : `protocol revision ${scope.wire.info.name} cannot carry`}`,
+    );
+  }
+
+  private capped(ttlMs: number | null): number | null {
+    if (this.maxTtlMs === null) return ttlMs;
+    return ttlMs === null ? this.maxTtlMs : Math.min(ttlMs, this.maxTtlMs);
+  }
+}
