@@ -98,6 +98,8 @@ export class Inflight {
   done = false;
   /** Once the request turned into a task (tasks.ts): its outcome and input go there. */
   task: RunningTask | undefined;
+  /** The params as the client sent them, when conversion for the handler changed them (what the handler revision lacks). */
+  wireParams: unknown;
   lastProgress = -Infinity;
 
   constructor(

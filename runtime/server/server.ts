@@ -767,9 +767,15 @@ export class McpServer implements SessionHost {
 
   readonly handlers: { readonly [method: string]: MethodHandler } = {
     // tools/list in a deterministic order (changelog minor change 3), by name.
-    "tools/list": (params: { cursor?: string }) => {
+    "tools/list": (params: { cursor?: string }, context: RequestContext) => {
       const page = paginate(this.sortedTools(), params.cursor, this.pageSize);
-      return withCursor({ tools: page.items.map((t) => t.tool), ...this.cacheHint }, page.nextCursor);
+      // 2025-11-25 server/tools#tool-level-negotiation: where the client asks for tasks, each tool says
+      // whether it runs as one (execution.taskSupport; the handler revision has no such member).
+      const withExecution = this.servingTasks && flavourOf(context.inflight.scope.wire)?.clientAsks;
+      const tools = page.items.map((t) =>
+        withExecution && t.task ? { ...t.tool, execution: { taskSupport: t.task.support ?? "optional" } } : t.tool,
+      );
+      return withCursor({ tools, ...this.cacheHint }, page.nextCursor);
     },
     "tools/call": (params: CallToolRequestParams, context: RequestContext) => this.callTool(params, context),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {

@@ -463,7 +463,8 @@ export class Session {
       });
       return;
     }
-    let params = message["params"];
+    const wireParams = message["params"];
+    let params = wireParams;
     if (!core && scope.wire.shims) {
       try {
         params = this.upgradeParams(method, params, scope);
@@ -495,6 +496,7 @@ export class Session {
       round,
       params ?? {},
     );
+    if (params !== wireParams) inflight.wireParams = wireParams;
     // An isolated channel's id is the exchange's own (an HTTP POST): not tracked by id.
     if (channel.isolated) this.isolated.add(inflight);
     else this.inflight.set(id, inflight);

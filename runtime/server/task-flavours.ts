@@ -23,6 +23,8 @@ export interface TaskFlavour {
   readonly input: "requests" | "task";
   /** Whether this request may be answered with a task. */
   accepts(scope: Scope, params: unknown): boolean;
+  /** The retention the request asks for, if it may ask (params.task.ttl). */
+  requestedTtl(params: unknown): number | undefined;
   /** Who may see the task: the visibility key its requests must present. */
   owner(scope: Scope, session: { readonly sessionId: string }): string;
   /** The request's answer when it becomes a task. */
@@ -69,6 +71,8 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
     // tasks.md#capability-negotiation: only to a client that declared the extension on this request.
     accepts: (scope) =>
       scope.perRequest && declared(scope.clientCapabilities, { holder: "client", path: ["extensions", identifier] }),
+    // tasks.md#task-creation: the server alone decides, retention included.
+    requestedTtl: () => undefined,
     // tasks.md#security-considerations: the id, unguessable, is what grants access.
     owner: () => "",
     created: (state) => ({ resultType: "task", ...taskFields(state, "ttlMs", "pollIntervalMs") }),
@@ -98,6 +102,10 @@ const coreFlavour: TaskFlavour = {
     isObject(params) &&
     isObject(params["task"]) &&
     declared(scope.serverCapabilities, { holder: "server", path: ["tasks", "requests", "tools", "call"] }),
+  requestedTtl: (params) => {
+    const ttl = isObject(params) && isObject(params["task"]) ? params["task"]["ttl"] : undefined;
+    return typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0 ? ttl : undefined;
+  },
   // #task-isolation-and-access-control: without an authorization context, the session that created it.
   owner: (_scope, session) => session.sessionId,
   created: (state) => ({ task: taskFields(state, "ttl", "pollInterval") }),

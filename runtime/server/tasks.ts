@@ -214,12 +214,14 @@ export class TaskService {
   arm(options: ToolTaskOptions, context: RequestContext, params: unknown): void {
     const inflight = context.inflight;
     const flavour = flavourOf(inflight.scope.wire);
-    const accepts = flavour?.accepts(inflight.scope, params) ?? false;
+    const accepts = flavour?.accepts(inflight.scope, inflight.wireParams ?? params) ?? false;
     if (!accepts) {
       if (options.support === "required") throw this.cannotTakeTask(flavour, inflight.scope);
       return;
     }
-    const ttlMs = this.capped(options.ttlMs === undefined ? this.ttlMs : options.ttlMs);
+    // 2025-11-25 #ttl-and-resource-management: the requested ttl, which the receiver may override (capped here).
+    const requested = flavour!.requestedTtl(inflight.wireParams ?? params);
+    const ttlMs = this.capped(requested ?? (options.ttlMs === undefined ? this.ttlMs : options.ttlMs));
     const pollIntervalMs = options.pollIntervalMs ?? this.pollIntervalMs;
     const turn = () => {
       // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).

@@ -127,6 +127,7 @@ import { revisions, type RevisionName } from "mcpgen";
 import type { MethodTable } from "mcpgen/runtime";
 import { convert, ShimError } from "mcpgen/shims";
 import { extension as tasks, validate as validateTask, type CreateTaskResult } from "mcpgen/ext/tasks";
+import { validate as validateSkill, type Skill } from "mcpgen/ext/skills";
 
 declare const process: { versions: { node: string } }; // the consumer has no @types/node
 
@@ -154,8 +155,16 @@ const handle: CreateTaskResult = {
   resultType: "task",
 };
 
+const skill: Skill = {
+  uri: "skill://git-workflow/SKILL.md",
+  frontmatter: { name: "git-workflow", description: "Commit and branch conventions" },
+  resources: [{ uri: "skill://git-workflow/SKILL.md", digest: "sha256:" + "0".repeat(64), size: 120 }],
+};
+
 console.log(JSON.stringify({
   node: process.versions.node,
+  skill: validateSkill("Skill", skill).valid,
+  badDigest: validateSkill("Skill", { ...skill, resources: [{ uri: skill.uri, digest: "md5:x", size: 1 }] }).valid,
   tasks: tasks.identifier,
   handle: validateTask("CreateTaskResult", handle).valid,
   notAHandle: validateTask("CreateTaskResult", { ...handle, resultType: "complete" }),
@@ -182,6 +191,8 @@ console.log(JSON.stringify({
     expect(Number(printed.node.split(".")[0])).toBeGreaterThanOrEqual(20);
     expect(printed).toMatchObject({
       tasks: "io.modelcontextprotocol/tasks",
+      skill: true,
+      badDigest: false,
       handle: true,
       notAHandle: { valid: false, errors: [{ path: "/resultType", keyword: "const", message: 'must be "task"' }] },
       text: "hello",
