@@ -64,26 +64,27 @@ export function buildExtensionModel(
         });
     augments[method] = [...types].sort(byCodeUnit);
   }
-  const nameHeaders: { [method: string]: string } = {};
-  for (const [method, field] of Object.entries(rule?.nameHeaders ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
-    if (!derived.methods.some((m) => m.name === method && m.kind === "request"))
-      diagnostics.push({
-        severity,
-        code: ErrorCode.OverlayUnknownMethod,
-        message: `overlay names the Mcp-Name field of ${method}, which is not a request of ${info.extension}`,
-      });
-    nameHeaders[method] = field;
-  }
-  const selfChecked: { [method: string]: string[] } = {};
-  for (const [method, members] of Object.entries(rule?.selfChecked ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
-    if (!derived.methods.some((m) => m.name === method && m.kind === "request"))
-      diagnostics.push({
-        severity,
-        code: ErrorCode.OverlayUnknownMethod,
-        message: `overlay names params checked by the receiver of ${method}, which is not a request of ${info.extension}`,
-      });
-    selfChecked[method] = [...members].sort(byCodeUnit);
-  }
+  // Entries about the extension's own requests, sorted; one naming no request of it is reported.
+  const ownRequests = <T>(entries: { readonly [method: string]: T } | undefined, what: string) => {
+    const out: { [method: string]: T } = {};
+    for (const [method, value] of Object.entries(entries ?? {}).sort(([a], [b]) => byCodeUnit(a, b))) {
+      if (!derived.methods.some((m) => m.name === method && m.kind === "request"))
+        diagnostics.push({
+          severity,
+          code: ErrorCode.OverlayUnknownMethod,
+          message: `overlay names ${what} of ${method}, which is not a request of ${info.extension}`,
+        });
+      out[method] = value;
+    }
+    return out;
+  };
+  const nameHeaders = ownRequests(rule?.nameHeaders, "the Mcp-Name field");
+  const selfChecked = Object.fromEntries(
+    Object.entries(ownRequests(rule?.selfChecked, "params checked by the receiver")).map(([m, members]) => [
+      m,
+      [...members].sort(byCodeUnit),
+    ]),
+  );
   return {
     extension: info.extension,
     identifier: info.identifier,

@@ -10,6 +10,7 @@ import { extensionOutput } from "../../generator/emit/extension-files.js";
 import { revisionOutput } from "../../generator/emit/run.js";
 import { buildExtension, buildModel, type ExtensionSource } from "../../generator/generate.js";
 import type { RevisionModel } from "../../generator/model/types.js";
+import { extensionOverlay } from "../../generator/overlay/extensions.js";
 import { pinnedExtensionSource, pinnedSource, projectRoot, tempDir, typeCheck } from "../helpers.js";
 
 const tasks = pinnedExtensionSource("tasks");
@@ -62,6 +63,21 @@ describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
     // The params of JSONRPCRequest & { params: {...} }: the extension's, required (the intersection's narrower side).
     expect(model.methods.find((m) => m.name === "tasks/get")!.params?.required).toBe(true);
     expect(model.augments).toEqual({ "tools/call": ["CreateTaskResult"] });
+    // The overlay's transport and checking facts (tasks.md#streamable-http-routing-headers, #task-update-requests).
+    expect(model.nameHeaders).toEqual({ "tasks/cancel": "taskId", "tasks/get": "taskId", "tasks/update": "taskId" });
+    expect(model.selfChecked).toEqual({ "tasks/update": ["inputResponses"] });
+  });
+
+  test("an overlay entry naming a request the extension lacks stops a pinned extension, naming it", () => {
+    const rule = extensionOverlay["tasks"]!;
+    const build = (changed: Partial<typeof rule>) => () =>
+      buildExtension(tasks, base, { tasks: { ...rule, ...changed } });
+    expect(build({ nameHeaders: { ...rule.nameHeaders, "tasks/list": "taskId" } })).toThrow(
+      "error E_OVERLAY_UNKNOWN_METHOD: overlay names the Mcp-Name field of tasks/list, which is not a request of tasks",
+    );
+    expect(build({ selfChecked: { "tasks/nope": ["x"] } })).toThrow(
+      "error E_OVERLAY_UNKNOWN_METHOD: overlay names params checked by the receiver of tasks/nope, which is not a request of tasks",
+    );
   });
 
   test("its output type-checks with tsc --strict beside its base revision", async () => {

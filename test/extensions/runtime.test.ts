@@ -39,6 +39,22 @@ const handle = {
 describe("withExtensions", () => {
   const merged = withExtensions(draft, [tasks]);
 
+  test("carries the extension's Mcp-Name fields, and leaves the entries of selfChecked maps to the receiver", () => {
+    expect(merged.nameHeaders).toEqual({ "tasks/cancel": "taskId", "tasks/get": "taskId", "tasks/update": "taskId" });
+    expect(draft.nameHeaders).toBeUndefined();
+    const update = (inputResponses: unknown) => ({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tasks/update",
+      params: { taskId: "t1", inputResponses, _meta: meta },
+    });
+    // An answer to a key the task never asked is not the message's fault (tasks.md#task-update-requests)...
+    expect(checkMessage(update({ "unknown-key": { ignored: true } }), merged).result).toEqual({ valid: true });
+    // ...but the map itself must still be there, and be a map.
+    expect(checkMessage(update("nope"), merged).result.valid).toBe(false);
+    expect(checkMessage({ ...update({}), params: { taskId: "t1", _meta: meta } }, merged).result.valid).toBe(false);
+  });
+
   test("the generated root index lists every extension and loads its tables", async () => {
     expect(extensions.map((e) => `${e.name} ${e.identifier} ${e.base}`)).toEqual([
       "skills io.modelcontextprotocol/skills 2026-07-28",
