@@ -119,7 +119,7 @@ export function deriveMethods(
           declaration,
         );
       }
-      if (result) model.result = result;
+      if (result) model.result = withAlternatives(result, method, overlay, index, report);
       else if (rule) {
         if (index.has(rule.result))
           model.result = { type: { kind: "reference", name: rule.result }, name: rule.result, source: "overlay" };
@@ -270,6 +270,28 @@ function groupByCategory(index: DeclarationIndex): Map<string, Declaration[]> {
   return groups;
 }
 
+/** A result whose response may also carry the overlay's alternative types: the union of them all. */
+function withAlternatives(
+  result: NonNullable<MethodModel["result"]>,
+  method: string,
+  overlay: MethodOverlay,
+  index: DeclarationIndex,
+  report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
+): NonNullable<MethodModel["result"]> {
+  const types = (overlay.alternativeResults ?? []).filter((r) => r.method === method).flatMap((r) => r.types);
+  const known = types.filter((type) => {
+    if (index.has(type)) return true;
+    report(ErrorCode.OverlayUnknownType, `overlay lets ${method} answer ${type}, which this revision does not declare`);
+    return false;
+  });
+  if (known.length === 0) return result;
+  const members = [
+    ...(result.type.kind === "union" ? result.type.members : [result.type]),
+    ...known.map((name) => ({ kind: "reference" as const, name })),
+  ];
+  return { ...result, type: { kind: "union", members } };
+}
+
 /** Every overlay entry that applies must name a method, type and capability this revision has. */
 function checkOverlayAgainst(
   methods: readonly MethodModel[],
@@ -287,6 +309,13 @@ function checkOverlayAgainst(
       );
     else if (method.kind !== "request")
       report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which is a notification`);
+  }
+  for (const rule of overlay.alternativeResults ?? []) {
+    if (byName.get(rule.method)?.kind !== "request")
+      report(
+        ErrorCode.OverlayUnknownMethod,
+        `overlay alternative-result entry names ${rule.method}, which is not a request of this revision`,
+      );
   }
   const seen = new Set<string>();
   for (const rule of overlay.capabilities) {

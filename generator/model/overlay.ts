@@ -21,6 +21,16 @@ export interface ResultRule extends RevisionRange, Cited {
   result: string;
 }
 
+/**
+ * A request that may also answer other result types than its own, where the
+ * prose says so and the schema's result unions do not (2025-11-25: a
+ * task-augmented tools/call answers CreateTaskResult).
+ */
+export interface AlternativeResultRule extends RevisionRange, Cited {
+  method: string;
+  types: string[];
+}
+
 /** The capability a method needs; `path` is dotted, e.g. "resources.subscribe". */
 export interface CapabilityRule extends RevisionRange, Cited {
   method: string;
@@ -41,6 +51,7 @@ export interface RevisionRule extends RevisionRange, Cited {
 
 export interface MethodOverlay {
   results: ResultRule[];
+  alternativeResults?: AlternativeResultRule[];
   capabilities: CapabilityRule[];
   revisions: RevisionRule[];
 }
@@ -50,6 +61,7 @@ export function overlayFor(overlay: MethodOverlay, revision: string): MethodOver
   const applies = (entry: RevisionRange) => inRevisionRange(revision, entry);
   return {
     results: overlay.results.filter(applies),
+    alternativeResults: (overlay.alternativeResults ?? []).filter(applies),
     capabilities: overlay.capabilities.filter(applies),
     revisions: overlay.revisions.filter(applies),
   };

@@ -42,6 +42,17 @@ export const methodOverlay: MethodOverlay = {
     },
   ],
 
+  // Results the prose adds to a request's own, which no schema union lists.
+  alternativeResults: [
+    {
+      method: "tools/call",
+      types: ["CreateTaskResult"],
+      since: "2025-11-25",
+      until: "2025-11-25",
+      cite: "basic/utilities/tasks#result-retrieval (a receiver that accepts a task-augmented request MUST return a CreateTaskResult)",
+    },
+  ],
+
   // The capability a party must have declared before a method may be used.
   // `holder` is who declares it; "receiver" is for requests both sides send
   // (2025-11-25 tasks), where the receiving side must have declared it.

@@ -89,6 +89,14 @@ export const shimOverlay: ShimOverlay = {
       cite: "2026-07-28/basic/patterns/mrtr",
     },
     {
+      member: "CreateTaskResult",
+      rule: {
+        refuse:
+          "a 2025-11-25 task's creation result exists only where the client asked for the task; each revision answers tasks in its own flavour, never converted",
+      },
+      cite: "2025-11-25/basic/utilities/tasks#result-retrieval",
+    },
+    {
       member: "SamplingMessageContentBlock[]",
       rule: { rule: "singleContentBlock" },
       cite: "2025-11-25/client/sampling (a message with several content blocks is new in 2025-11-25)",

@@ -81,6 +81,24 @@ describe("JSON-RPC batching: added in 2025-03-26, removed in 2025-06-18 (changel
   });
 });
 
+describe("2025-11-25 tasks (basic/utilities/tasks#result-retrieval): a task-augmented tools/call answers CreateTaskResult", () => {
+  test("the overlay adds it to tools/call's result in 2025-11-25 only; the method's own result stays CallToolResult", () => {
+    const result = method("2025-11-25", "tools/call").result!;
+    expect(result.name).toBe("CallToolResult");
+    expect(result.type).toEqual({
+      kind: "union",
+      members: [
+        { kind: "reference", name: "CallToolResult" },
+        { kind: "reference", name: "CreateTaskResult" },
+      ],
+    });
+    expect(method("2025-06-18", "tools/call").result!.type).toEqual({ kind: "reference", name: "CallToolResult" });
+    expect(method("2026-07-28", "tools/call").result!.type).not.toMatchObject({
+      members: expect.arrayContaining([{ kind: "reference", name: "CreateTaskResult" }]),
+    });
+  });
+});
+
 describe("extensions are negotiable from 2026-07-28 (basic/index#extensions: capabilities.extensions)", () => {
   test.each([
     ["2025-11-25", false],
