@@ -39,6 +39,8 @@ export interface TaskFlavour {
   cancelled(state: TaskState): Record<string, unknown>;
   /** tasks/cancel of a task already finished. */
   cancelledAlready(state: TaskState): Record<string, unknown>;
+  /** The notification that tells the requester of a status change, if the flavour has one on the session. */
+  readonly statusNotification: string | undefined;
   /** A server-to-client request's params, tagged with the task. */
   tagRequest(params: unknown, taskId: string): unknown;
   /** An input request's params in the wire revision's shape. */
@@ -89,6 +91,8 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
     // tasks.md#task-cancellation: an empty acknowledgment, whatever the status.
     cancelled: () => ({}),
     cancelledAlready: () => ({}),
+    // tasks.md#task-status-notifications: only on a subscriptions/listen stream that asked for the task.
+    statusNotification: undefined,
     tagRequest: (params) => params,
     paramsToWire: (_scope, _method, params) => params,
   };
@@ -118,6 +122,8 @@ const coreFlavour: TaskFlavour = {
   cancelledAlready: (state) => {
     throw invalidParams(`Cannot cancel task: already in terminal status '${state.status}'`, { taskId: state.taskId });
   },
+  // #task-status-notification: the requester may be told of a change (MAY; params are the Task).
+  statusNotification: "notifications/tasks/status",
   tagRequest: (params, taskId) => {
     const given = isObject(params) ? params : {};
     const meta = isObject(given["_meta"]) ? given["_meta"] : {};

@@ -67,6 +67,8 @@ export interface TaskSession {
   answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void;
   /** A server-to-client request outside any request's channel (2025-11-25 task input). */
   request(method: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** A notification to the client outside any request's channel. */
+  notify(method: string, params?: unknown): boolean;
   readonly sessionId: string;
 }
 
@@ -171,10 +173,20 @@ export class RunningTask {
     return requests;
   }
 
+  /** Tells the requester of a new status, where the flavour has a notification for it. */
+  announce(state: TaskState | undefined): void {
+    if (state && this.flavour.statusNotification)
+      this.session.notify(this.flavour.statusNotification, this.flavour.detailed(state));
+  }
+
   /** Store writes in order, one at a time; a failed write is logged, not thrown at the handler. */
   private write(change: TaskChange): Promise<unknown> {
     this.writes = this.writes
-      .then(() => this.service.store.update(this.taskId, change))
+      .then(async () => {
+        const before = await this.service.store.get(this.taskId);
+        const after = await this.service.store.update(this.taskId, change);
+        if (after && after.status !== before?.status) this.announce(after);
+      })
       .catch((error: unknown) =>
         this.service.logger("error", `task ${this.taskId}: cannot store its state`, String(error)),
       );
@@ -317,7 +329,9 @@ export class TaskService {
       status: "cancelled",
       statusMessage: "Cancelled by the client",
     });
-    this.running.get(state.taskId)?.abort("the task was cancelled (tasks/cancel)");
+    const running = this.running.get(state.taskId);
+    running?.abort("the task was cancelled (tasks/cancel)");
+    running?.announce(after);
     return flavour.cancelled(after ?? state);
   }
 

@@ -6,7 +6,11 @@
 // inside a task, and a task outliving its HTTP response.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { McpServer, MemoryTaskStore, ProtocolError, type RequestContext } from "../../runtime/server/index.js";
 import { serveHttp, type HttpServerHandle } from "../../runtime/transports/http.js";
@@ -276,8 +280,12 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
       { capabilities: { elicitation: { form: {} }, tasks: { list: {}, cancel: {} } } },
     );
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { confirm: true } }));
+    const statuses: string[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => {
+      statuses.push(notification.params.status);
+    });
     await client.connect(clientSide);
-    return client;
+    return Object.assign(client, { statuses });
   }
 
   test("the client sees taskSupport, asks for a task, polls it and gets the result through tasks/result", async () => {
@@ -303,6 +311,8 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
     expect(result).toMatchObject({ content: [{ type: "text", text: "worked 80 ms" }] });
     const listed = await client.experimental.tasks.listTasks();
     expect(listed.tasks.map((t) => t.status)).toEqual(["completed"]);
+    // notifications/tasks/status (#task-status-notification) told it of the change.
+    expect(client.statuses).toEqual(["completed"]);
     await client.close();
   });
 
@@ -322,6 +332,7 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
       if (message.type === "error") throw message.error;
     }
     expect(result).toMatchObject({ content: [{ text: "confirmed" }] });
+    expect(client.statuses).toEqual(["input_required", "working", "completed"]);
     await client.close();
   });
 
@@ -343,6 +354,9 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
     await expect(other.experimental.tasks.getTask(taskId)).rejects.toMatchObject({ code: -32602 });
     const cancelled = await client.experimental.tasks.cancelTask(taskId);
     expect(cancelled.status).toBe("cancelled");
+    await sleep(10);
+    expect(client.statuses).toEqual(["cancelled"]);
+    expect(other.statuses).toEqual([]);
     expect(aborted).toEqual(["the task was cancelled (tasks/cancel)"]);
     await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
     await client.close();
