@@ -56,7 +56,7 @@ import { headerParams, type HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
 import { TaskService, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
-import { flavourOf, RELATED_TASK } from "./task-flavours.js";
+import { flavourOf, RELATED_TASK, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 
@@ -515,6 +515,13 @@ export class McpServer implements SessionHost {
   private serveTasks(): void {
     if (this.servingTasks) return;
     this.servingTasks = true;
+    // tasks.md#task-status-notifications: subscriptions/listen may name tasks to be told of.
+    this.listeners.addKeyedFilter({
+      field: TASK_FILTER_FIELD,
+      method: TASK_NOTIFICATION,
+      known: (id) => this.tasks.isRunning(id),
+    });
+    this.tasks.subscribed = (method, id, params) => this.listeners.keyedChanged(method, id, params);
     const gated =
       <P>(method: (params: P, context: RequestContext) => unknown) =>
       (params: P, context: RequestContext) => {

@@ -8,7 +8,7 @@ import type { RequestId } from "../messages.js";
 import type { Inflight } from "./context.js";
 import { declared, type Session } from "./session.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
-import { ProtocolError } from "./errors.js";
+import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import { META_SUBSCRIPTION_ID } from "./meta.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
@@ -27,7 +27,22 @@ interface Listener {
   readonly inflight: Inflight;
   readonly methods: ReadonlySet<string>;
   readonly uris: ReadonlySet<string>;
+  /** Ids of things a keyed filter named (e.g. task ids), by filter field. */
+  readonly keyed: ReadonlyMap<string, ReadonlySet<string>>;
   end(result: unknown): void;
+}
+
+/**
+ * A filter field an extension adds to `notifications` that names things by id
+ * (tasks.md#task-status-notifications: `taskIds` → notifications/tasks).
+ */
+export interface KeyedFilter {
+  /** The field in `notifications`, e.g. "taskIds". */
+  readonly field: string;
+  /** The notification it opts in to; its capability (from the method table) must be the client's. */
+  readonly method: string;
+  /** Whether this server can tell of the thing with this id (the acknowledgment lists only those). */
+  known(id: string): boolean;
 }
 
 export interface ListenLimits {
@@ -39,6 +54,7 @@ export interface ListenLimits {
 
 export class Listeners {
   private readonly open = new Set<Listener>();
+  private readonly keyedFilters = new Map<string, KeyedFilter>();
   private readonly maxListeners: number;
   private readonly maxUris: number;
 
@@ -49,6 +65,11 @@ export class Listeners {
 
   get size(): number {
     return this.open.size;
+  }
+
+  /** Adds a keyed filter field (an extension's). */
+  addKeyedFilter(filter: KeyedFilter): void {
+    this.keyedFilters.set(filter.field, filter);
   }
 
   /**
@@ -85,6 +106,26 @@ export class Listeners {
     const honoredUris = offers(RESOURCE_UPDATED) ? new Set(uris) : new Set<string>();
     if (requested["resourceSubscriptions"] !== undefined && offers(RESOURCE_UPDATED))
       honored["resourceSubscriptions"] = [...honoredUris];
+    const keyed = new Map<string, Set<string>>();
+    for (const filter of this.keyedFilters.values()) {
+      const asked = requested[filter.field];
+      const entry = Object.prototype.hasOwnProperty.call(scope.wire.tables.methods, filter.method)
+        ? scope.wire.tables.methods[filter.method]
+        : undefined;
+      if (!Array.isArray(asked) || !entry) continue;
+      // tasks.md#task-status-notifications: asking without the capability is -32021 naming it.
+      if (entry.capability?.holder === "client" && !declared(scope.clientCapabilities, entry.capability))
+        throw new MissingClientCapabilityError(requiredBy(entry.capability.path) as never);
+      const ids = asked.filter((id): id is string => typeof id === "string");
+      if (ids.length > this.maxUris)
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          `Invalid params: at most ${this.maxUris} ${filter.field} per subscription (${ids.length} given)`,
+        );
+      const agreed = new Set(ids.filter((id) => filter.known(id)));
+      keyed.set(filter.method, agreed);
+      honored[filter.field] = [...agreed];
+    }
     const id = inflight.id;
     return new Promise((resolve) => {
       const listener: Listener = {
@@ -93,6 +134,7 @@ export class Listeners {
         inflight,
         methods,
         uris: honoredUris,
+        keyed,
         end: (result) => {
           this.open.delete(listener);
           resolve(result);
@@ -121,6 +163,11 @@ export class Listeners {
     for (const listener of this.open) if (listener.uris.has(uri)) this.deliver(listener, RESOURCE_UPDATED, { uri });
   }
 
+  /** Something a keyed filter names changed: every subscription naming its id is told (`params` is the notification's). */
+  keyedChanged(method: string, id: string, params: Record<string, unknown>): void {
+    for (const listener of this.open) if (listener.keyed.get(method)?.has(id)) this.deliver(listener, method, params);
+  }
+
   /** #graceful-closure: the server ends every subscription with a result carrying its id. */
   closeAll(): void {
     for (const listener of [...this.open]) {
@@ -142,4 +189,9 @@ export class Listeners {
       inflight.scope,
     );
   }
+}
+
+/** The capabilities object that declares `path` (e.g. { extensions: { "io.modelcontextprotocol/tasks": {} } }). */
+function requiredBy(path: readonly string[]): Record<string, unknown> {
+  return path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
 }

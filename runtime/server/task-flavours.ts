@@ -13,6 +13,10 @@ import { invalidParams } from "./errors.js";
 import type { Wire } from "./revisions.js";
 import type { TaskState, TaskStatus } from "./task-store.js";
 
+/** tasks.md#task-status-notifications: the notification, and the subscriptions/listen field naming the tasks. */
+export const TASK_NOTIFICATION = "notifications/tasks";
+export const TASK_FILTER_FIELD = "taskIds";
+
 /** basic/utilities/tasks#associating-task-related-messages */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -41,6 +45,8 @@ export interface TaskFlavour {
   cancelledAlready(state: TaskState): Record<string, unknown>;
   /** The notification that tells the requester of a status change, if the flavour has one on the session. */
   readonly statusNotification: string | undefined;
+  /** The notification subscriptions/listen delivers for a task it names, if the flavour has one. */
+  readonly subscribedNotification: string | undefined;
   /** A server-to-client request's params, tagged with the task. */
   tagRequest(params: unknown, taskId: string): unknown;
   /** An input request's params in the wire revision's shape. */
@@ -93,6 +99,7 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
     cancelledAlready: () => ({}),
     // tasks.md#task-status-notifications: only on a subscriptions/listen stream that asked for the task.
     statusNotification: undefined,
+    subscribedNotification: TASK_NOTIFICATION,
     tagRequest: (params) => params,
     paramsToWire: (_scope, _method, params) => params,
   };
@@ -124,6 +131,7 @@ const coreFlavour: TaskFlavour = {
   },
   // #task-status-notification: the requester may be told of a change (MAY; params are the Task).
   statusNotification: "notifications/tasks/status",
+  subscribedNotification: undefined,
   tagRequest: (params, taskId) => {
     const given = isObject(params) ? params : {};
     const meta = isObject(given["_meta"]) ? given["_meta"] : {};

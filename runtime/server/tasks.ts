@@ -175,8 +175,11 @@ export class RunningTask {
 
   /** Tells the requester of a new status, where the flavour has a notification for it. */
   announce(state: TaskState | undefined): void {
-    if (state && this.flavour.statusNotification)
+    if (!state) return;
+    if (this.flavour.statusNotification)
       this.session.notify(this.flavour.statusNotification, this.flavour.detailed(state));
+    if (this.flavour.subscribedNotification)
+      this.service.subscribed?.(this.flavour.subscribedNotification, this.taskId, this.flavour.detailed(state));
   }
 
   /** Store writes in order, one at a time; a failed write is logged, not thrown at the handler. */
@@ -200,6 +203,13 @@ export class TaskService {
   private readonly maxTtlMs: number | null;
   private readonly pollIntervalMs: number;
   private readonly running = new Map<string, RunningTask>();
+  /** Where status changes of subscribable tasks go (the server's subscriptions/listen registry). */
+  subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
+
+  /** Whether a task's work runs in this process (only those can be told of here). */
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
 
   constructor(
     readonly logger: ServerLogger,

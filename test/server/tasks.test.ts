@@ -213,6 +213,33 @@ describe("the tasks extension (per-request revisions)", () => {
     expect(client.problems).toEqual([]);
   });
 
+  test("subscriptions/listen with taskIds: acknowledged for running tasks, then notifications/tasks with the DetailedTask", async () => {
+    const client = await WireClient.connect(taskServer(), "2026-07-28", { extensions: ["tasks"] });
+    const created = await client.call("tools/call", { name: "work", arguments: { ms: 80 } }, WITH_TASKS);
+    const taskId = created["result"].taskId as string;
+    const acknowledged = client.next((m) => m["method"] === "notifications/subscriptions/acknowledged");
+    const told = client.next((m) => m["method"] === "notifications/tasks");
+    void client.call("subscriptions/listen", { notifications: { taskIds: [taskId, "not-a-task"] } }, WITH_TASKS, {
+      id: "listen-1",
+    });
+    expect((await acknowledged)["params"].notifications).toEqual({ taskIds: [taskId] });
+    const notification = await told;
+    expect(notification["params"]).toMatchObject({
+      taskId,
+      status: "completed",
+      result: { content: [{ text: "worked 80 ms" }] },
+      _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+    });
+    expect(notification["params"].resultType).toBeUndefined();
+    // Asking for task notifications without the extension is -32021 naming it (tasks.md#task-status-notifications).
+    const refused = await client.call("subscriptions/listen", { notifications: { taskIds: [taskId] } });
+    expect(refused["error"]).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
+    expect(client.problems).toEqual([]);
+  });
+
   test("expiry: past its ttl a task is gone (-32602) and its work is stopped", async () => {
     const client = await WireClient.connect(taskServer({ ttlMs: 80 }), "2026-07-28", { extensions: ["tasks"] });
     const created = await client.call("tools/call", { name: "work", arguments: { ms: 60_000 } }, WITH_TASKS);
