@@ -42,3 +42,8 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, pag
   const page = items.slice(offset, end);
   return end < items.length ? { items: page, nextCursor: encode(end) } : { items: page };
 }
+
+/** A list result with `nextCursor` when there is a next page. */
+export function withCursor<T extends object>(result: T, nextCursor: string | undefined): T & { nextCursor?: string } {
+  return nextCursor === undefined ? result : { ...result, nextCursor };
+}

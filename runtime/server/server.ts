@@ -38,7 +38,7 @@ import {
   type SchemaCheck,
 } from "./json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
-import { paginate } from "./pagination.js";
+import { paginate, withCursor } from "./pagination.js";
 import {
   MAX_SESSION_SUBSCRIPTIONS,
   Session,
@@ -56,7 +56,7 @@ import { headerParams, type HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
 import { TaskService, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
-import { flavourOf, RELATED_TASK, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
+import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 
@@ -477,21 +477,7 @@ export class McpServer implements SessionHost {
     const directoryRead = options.directoryRead ?? true;
     await this.extension("skills", {
       settings: directoryRead ? { directoryRead: true } : {},
-      handlers: {
-        "skills/list": (params: { cursor?: string }) => {
-          const page = paginate(catalog.list, params.cursor, this.pageSize);
-          return withCursor({ skills: page.items, ...cache }, page.nextCursor);
-        },
-        "skills/get": (params: { uri: string }) => ({ skill: catalog.entry(params.uri), ...cache }),
-        ...(directoryRead
-          ? {
-              "resources/directory/read": (params: { uri: string; cursor?: string }) => {
-                const page = paginate(catalog.directory(params.uri), params.cursor, this.pageSize);
-                return withCursor({ resources: page.items }, page.nextCursor);
-              },
-            }
-          : {}),
-      },
+      handlers: catalog.handlers({ pageSize: this.pageSize, cache, directoryRead }),
     });
     return catalog.skills;
   }
@@ -522,36 +508,13 @@ export class McpServer implements SessionHost {
       known: (id) => this.tasks.isRunning(id),
     });
     this.tasks.subscribed = (method, id, params) => this.listeners.keyedChanged(method, id, params);
-    const gated =
-      <P>(method: (params: P, context: RequestContext) => unknown) =>
-      (params: P, context: RequestContext) => {
-        if (context.perRequest) this.tasks.gate(context.inflight.scope);
-        return method(params, context);
-      };
-    this.extension("tasks", {
-      handlers: {
-        "tasks/get": gated((params: { taskId?: unknown }, context) => this.tasks.get(params, context)),
-        "tasks/update": gated((params: { taskId?: unknown; inputResponses?: unknown }, context) =>
-          this.tasks.update(params, context),
-        ),
-        "tasks/cancel": gated((params: { taskId?: unknown }, context) => this.tasks.cancel(params, context)),
-      },
-    }).catch((error: unknown) => this.logger("error", "cannot serve the tasks extension", String(error)));
+    const methods = this.tasks.methods(this.pageSize);
+    this.extension("tasks", { handlers: methods.extension }).catch((error: unknown) =>
+      this.logger("error", "cannot serve the tasks extension", String(error)),
+    );
     // 2025-11-25 only (the method tables say where they exist).
-    this.machinery["tasks/result"] = async (params, _inflight, _session, context) => {
-      const outcome = await this.tasks.result(params, context);
-      const related = { [RELATED_TASK]: { taskId: params["taskId"] } };
-      if (!outcome) return { _meta: related };
-      if ("error" in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
-      const result = JSON.parse(outcome.result) as Record<string, unknown>;
-      return { ...result, _meta: { ...(result["_meta"] as object | undefined), ...related } };
-    };
-    this.machinery["tasks/list"] = async (params, _inflight, _session, context) => {
-      const all = await this.tasks.list(0, Number.MAX_SAFE_INTEGER, context);
-      const page = paginate(all.tasks, params["cursor"] as string | undefined, this.pageSize);
-      const flavour = flavourOf(context.inflight.scope.wire)!;
-      return withCursor({ tasks: page.items.map((t) => flavour.detailed(t)) }, page.nextCursor);
-    };
+    for (const [method, handler] of Object.entries(methods.core))
+      this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
     this.capabilityCache = new WeakMap();
   }
 
@@ -980,10 +943,6 @@ function checkedTaskOptions(options: ToolTaskOptions, what: string): void {
   }
   if (options.ttlMs !== undefined && options.ttlMs !== null && (!Number.isInteger(options.ttlMs) || options.ttlMs < 1))
     throw new TypeError(`${what}: task.ttlMs must be a positive integer or null, not ${options.ttlMs}`);
-}
-
-function withCursor<T extends object>(result: T, nextCursor: string | undefined): T & { nextCursor?: string } {
-  return nextCursor === undefined ? result : { ...result, nextCursor };
 }
 
 /** Sets a capability path: `{}` for an object the revision's schema takes, `true` for a flag. */

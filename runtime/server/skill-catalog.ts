@@ -5,6 +5,7 @@
 // (skills.ts); the bytes served are the bytes digested, so an entry and a read
 // always agree.
 import { invalidParams } from "./errors.js";
+import { paginate, withCursor } from "./pagination.js";
 import type { LoadedSkill, SkillFile } from "./skills.js";
 
 /** #reading-directories: a directory resource's mimeType. */
@@ -54,6 +55,28 @@ export class SkillCatalog {
     for (const { metadata } of files.values()) this.addToDirectories(metadata);
     for (const children of this.directories.values())
       children.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  }
+
+  /** The extension's methods (#listing-skills, #getting-a-skill, #reading-directories), in its own shapes. */
+  handlers(options: {
+    readonly pageSize: number;
+    readonly cache: { readonly ttlMs: number; readonly cacheScope: string };
+    readonly directoryRead: boolean;
+  }): { [method: string]: (params: any) => unknown } {
+    const { pageSize, cache } = options;
+    const handlers: { [method: string]: (params: any) => unknown } = {
+      "skills/list": (params: { cursor?: string }) => {
+        const page = paginate(this.list, params.cursor, pageSize);
+        return withCursor({ skills: page.items, ...cache }, page.nextCursor);
+      },
+      "skills/get": (params: { uri: string }) => ({ skill: this.entry(params.uri), ...cache }),
+    };
+    if (options.directoryRead)
+      handlers["resources/directory/read"] = (params: { uri: string; cursor?: string }) => {
+        const page = paginate(this.directory(params.uri), params.cursor, pageSize);
+        return withCursor({ resources: page.items }, page.nextCursor);
+      };
+    return handlers;
   }
 
   /** The entries in skills/list order (by URI). */

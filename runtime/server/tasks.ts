@@ -16,7 +16,8 @@ import { declared } from "./capabilities.js";
 import type { Inflight, RequestContext, Scope } from "./context.js";
 import { invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import type { ServerLogger } from "./logging.js";
-import { flavourOf, type TaskFlavour } from "./task-flavours.js";
+import { flavourOf, RELATED_TASK, type TaskFlavour } from "./task-flavours.js";
+import { paginate, withCursor } from "./pagination.js";
 import {
   isTerminal,
   MemoryTaskStore,
@@ -311,6 +312,51 @@ export class TaskService {
   gate(scope: Scope): void {
     if (!declared(scope.clientCapabilities, { holder: "client", path: ["extensions", TASKS_EXTENSION] }))
       throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } } as never);
+  }
+
+  /**
+   * The task methods: the extension's (tasks/get and tasks/cancel shared with
+   * 2025-11-25; each answers in its wire's flavour) and 2025-11-25's own. The
+   * extension's refuse a client that did not declare it (-32021) before any
+   * lookup (tasks.md#protocol-errors).
+   */
+  methods(pageSize: number): {
+    extension: { [method: string]: (params: any, context: RequestContext) => unknown };
+    core: { [method: string]: (params: any, context: RequestContext) => unknown };
+  } {
+    const gated =
+      <P>(method: (params: P, context: RequestContext) => unknown) =>
+      (params: P, context: RequestContext) => {
+        if (!flavourOf(context.inflight.scope.wire)?.clientAsks) this.gate(context.inflight.scope);
+        return method(params, context);
+      };
+    return {
+      extension: {
+        "tasks/get": gated((params: { taskId?: unknown }, context) => this.get(params, context)),
+        "tasks/update": gated((params: { taskId?: unknown; inputResponses?: unknown }, context) =>
+          this.update(params, context),
+        ),
+        "tasks/cancel": gated((params: { taskId?: unknown }, context) => this.cancel(params, context)),
+      },
+      core: {
+        "tasks/result": async (params: { taskId?: unknown }, context: RequestContext) => {
+          const outcome = await this.result(params, context);
+          // #associating-task-related-messages: tasks/result "MUST include this metadata in its response".
+          const related = { [RELATED_TASK]: { taskId: params.taskId } };
+          if (!outcome) return { _meta: related };
+          if ("error" in outcome)
+            throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+          const result = JSON.parse(outcome.result) as Record<string, unknown>;
+          return { ...result, _meta: { ...(result["_meta"] as object | undefined), ...related } };
+        },
+        "tasks/list": async (params: { cursor?: string }, context: RequestContext) => {
+          const all = await this.list(0, Number.MAX_SAFE_INTEGER, context);
+          const page = paginate(all.tasks, params.cursor, pageSize);
+          const flavour = flavourOf(context.inflight.scope.wire)!;
+          return withCursor({ tasks: page.items.map((t) => flavour.detailed(t)) }, page.nextCursor);
+        },
+      },
+    };
   }
 
   /** tasks/get. */
