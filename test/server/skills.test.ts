@@ -238,6 +238,22 @@ describe("server.skills(dir): the io.modelcontextprotocol/skills extension serve
     expect(client.problems).toEqual([]);
   });
 
+  test("a directory with a bad skill fails at registration with the file and the rule, and serves nothing", async () => {
+    const root = tree({
+      "good/SKILL.md": skillMd("good", "Fine."),
+      "bad/SKILL.md": skillMd("worse", "Misnamed."),
+    });
+    const server = new McpServer({ name: "skills", version: "1.0.0" });
+    const refused = await server.skills(root).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SkillError);
+    expect((refused as SkillError).file).toBe(join(root, "bad", "SKILL.md"));
+    expect((refused as SkillError).rule).toContain("#resource-mapping");
+    const client = await WireClient.connect(server, "2026-07-28", { extensions: ["skills"] });
+    const listed = await client.call("resources/list");
+    expect(listed["result"]?.resources ?? []).toEqual([]);
+    expect((await client.call("server/discover"))["result"].capabilities.extensions).toBeUndefined();
+  });
+
   test("without directoryRead the setting is absent and the method unknown; a handshake revision has no skills methods", async () => {
     const { client } = await served({ directoryRead: false });
     const discover = await client.call("server/discover");

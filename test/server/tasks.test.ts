@@ -263,6 +263,67 @@ describe("the tasks extension (per-request revisions)", () => {
   });
 });
 
+describe("afterMs: how long a call runs before it turns into a task", () => {
+  test("a call that ends sooner is answered directly; one still running then becomes a task", async () => {
+    const server = new McpServer({ name: "after", version: "1.0.0" });
+    server.tool(
+      "maybe-long",
+      { inputSchema: { type: "object", properties: { ms: { type: "number" } } }, task: { afterMs: 150 } },
+      async ({ ms = 0 }) => {
+        await sleep(ms);
+        return `slept ${ms}`;
+      },
+    );
+    const client = await WireClient.connect(server, "2026-07-28", { extensions: ["tasks"] });
+    const quick = await client.call("tools/call", { name: "maybe-long", arguments: { ms: 30 } }, WITH_TASKS);
+    expect(quick["result"]).toMatchObject({ resultType: "complete", content: [{ text: "slept 30" }] });
+    const long = await client.call("tools/call", { name: "maybe-long", arguments: { ms: 400 } }, WITH_TASKS);
+    expect(long["result"].resultType).toBe("task");
+    const done = await until(client, long["result"].taskId, terminal);
+    expect(done["result"].result.content[0].text).toBe("slept 400");
+  });
+});
+
+describe("MemoryTaskStore", () => {
+  const state = (taskId: string, now: number, ttlMs: number | null = 1000) => ({
+    taskId,
+    owner: "",
+    status: "working" as const,
+    createdAt: new Date(now).toISOString(),
+    lastUpdatedAt: new Date(now).toISOString(),
+    ttlMs,
+  });
+
+  test("a terminal task never changes; updates stamp lastUpdatedAt and drop fields set to undefined", async () => {
+    let now = Date.parse("2026-11-23T10:00:00Z");
+    const store = new MemoryTaskStore({ now: () => now });
+    await store.create({ ...state("a", now), inputRequests: { k: { method: "roots/list" } } });
+    now += 5;
+    const working = await store.update("a", { status: "working", inputRequests: undefined });
+    expect(working).toMatchObject({ status: "working", lastUpdatedAt: new Date(now).toISOString() });
+    expect(working && "inputRequests" in working).toBe(false);
+    await store.update("a", { status: "completed", result: "{}" });
+    const after = await store.update("a", { status: "cancelled" });
+    expect(after?.status).toBe("completed");
+  });
+
+  test("expires by ttl (null never), and when full makes room from finished tasks only", async () => {
+    let now = Date.parse("2026-11-23T10:00:00Z");
+    const store = new MemoryTaskStore({ maxTasks: 2, now: () => now });
+    await store.create(state("short", now, 100));
+    await store.create(state("forever", now, null));
+    now += 101;
+    expect(await store.get("short")).toBeUndefined();
+    expect(await store.get("forever")).toBeDefined();
+    await store.create(state("b", now));
+    await expect(store.create(state("c", now))).rejects.toThrow("the task store holds 2 unfinished tasks, its limit");
+    await store.update("forever", { status: "completed", result: "{}" });
+    await store.create(state("c", now));
+    expect(await store.get("forever")).toBeUndefined();
+    expect(store.size).toBe(2);
+  });
+});
+
 describe("a task outlives its HTTP response", () => {
   let handle: HttpServerHandle | undefined;
   afterEach(async () => {
