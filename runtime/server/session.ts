@@ -1103,7 +1103,10 @@ export class Session {
 
   /** @internal Sends a progress notification for a request that carries a progress token. */
   progress(inflight: Inflight, progress: number, total?: number, message?: string): void {
-    if (inflight.progressToken === undefined || inflight.cancelled || inflight.done) return;
+    if (inflight.progressToken === undefined || inflight.cancelled) return;
+    // 2025-11-25 basic/utilities/progress: a task keeps its request's token for its life (the extension's has none).
+    const task = inflight.task;
+    if (inflight.done && !task?.flavour.keepsProgress) return;
     // basic/utilities/progress: "The progress value MUST increase with each notification".
     if (!(progress > inflight.lastProgress))
       throw new RangeError(`progress must increase: ${progress} after ${inflight.lastProgress}`);
@@ -1111,7 +1114,7 @@ export class Session {
     const params: Record<string, unknown> = { progressToken: inflight.progressToken, progress };
     if (total !== undefined) params["total"] = total;
     if (message !== undefined) params["message"] = message;
-    this.notify("notifications/progress", params, inflight.channel, inflight.scope);
+    this.notify("notifications/progress", params, task ? undefined : inflight.channel, inflight.scope);
   }
 
   /**

@@ -45,6 +45,8 @@ export interface TaskFlavour {
   cancelledAlready(state: TaskState): Record<string, unknown>;
   /** The notification that tells the requester of a status change, if the flavour has one on the session. */
   readonly statusNotification: string | undefined;
+  /** Whether progress on the request's token goes on once it is a task. */
+  readonly keepsProgress: boolean;
   /** The notification subscriptions/listen delivers for a task it names, if the flavour has one. */
   readonly subscribedNotification: string | undefined;
   /** A server-to-client request's params, tagged with the task. */
@@ -100,6 +102,8 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
     // tasks.md#task-status-notifications: only on a subscriptions/listen stream that asked for the task.
     statusNotification: undefined,
     subscribedNotification: TASK_NOTIFICATION,
+    // tasks.md#task-status-notifications: progress "not supported on tasks in general".
+    keepsProgress: false,
     tagRequest: (params) => params,
     paramsToWire: (_scope, _method, params) => params,
   };
@@ -132,6 +136,8 @@ const coreFlavour: TaskFlavour = {
   // #task-status-notification: the requester may be told of a change (MAY; params are the Task).
   statusNotification: "notifications/tasks/status",
   subscribedNotification: undefined,
+  // basic/utilities/progress: the token "MUST continue to be used ... throughout the task's lifetime".
+  keepsProgress: true,
   tagRequest: (params, taskId) => {
     const given = isObject(params) ? params : {};
     const meta = isObject(given["_meta"]) ? given["_meta"] : {};

@@ -43,7 +43,9 @@ function taskServer(options: { maxTasks?: number; ttlMs?: number } = {}): McpSer
     },
     async ({ ms = 0, fail }, context) => {
       context.signal.addEventListener("abort", () => aborted.push(String(context.signal.reason)));
-      if (ms > 0) await pause(ms, context.signal);
+      if (ms > 0) await pause(ms / 2, context.signal);
+      context.progress(1, 2, "halfway");
+      if (ms > 0) await pause(ms / 2, context.signal);
       if (fail === "protocol") throw new ProtocolError(-32603, "the work broke");
       if (fail === "tool") return { content: [{ type: "text", text: "bad input" }], isError: true };
       return `worked ${ms} ms`;
@@ -107,7 +109,11 @@ describe("the tasks extension (per-request revisions)", () => {
     const client = await WireClient.connect(taskServer(), "2026-07-28", { extensions: ["tasks"] });
     const discover = await client.call("server/discover", {}, WITH_TASKS);
     expect(discover["result"].capabilities.extensions).toEqual({ [TASKS]: {} });
-    const created = await client.call("tools/call", { name: "work", arguments: { ms: 60 } }, WITH_TASKS);
+    const created = await client.call(
+      "tools/call",
+      { name: "work", arguments: { ms: 60 } },
+      { ...WITH_TASKS, progressToken: "p-1" },
+    );
     expect(created["result"]).toMatchObject({
       resultType: "task",
       status: "working",
@@ -124,6 +130,8 @@ describe("the tasks extension (per-request revisions)", () => {
       status: "completed",
       result: { resultType: "complete", content: [{ type: "text", text: "worked 60 ms" }] },
     });
+    // tasks.md: no progress on tasks (the handler reported some after the turn).
+    expect(client.received.filter((m) => m["method"] === "notifications/progress")).toEqual([]);
     // A call that ends at once is answered directly.
     const quick = await client.call("tools/call", { name: "work", arguments: {} }, WITH_TASKS);
     expect(quick["result"]).toMatchObject({ resultType: "complete", content: [{ text: "worked 0 ms" }] });
@@ -383,11 +391,12 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
     const tools = await client.listTools();
     expect(tools.tools.find((t) => t.name === "must")?.execution).toEqual({ taskSupport: "required" });
     const kinds: string[] = [];
+    const progress: unknown[] = [];
     let result: unknown;
     for await (const message of client.experimental.tasks.callToolStream(
       { name: "work", arguments: { ms: 80 } },
       CallToolResultSchema,
-      { task: { ttl: 60_000 } },
+      { task: { ttl: 60_000 }, onprogress: (p) => void progress.push(p) },
     )) {
       kinds.push(message.type);
       if (message.type === "taskCreated") expect(message.task.ttl).toBe(60_000);
@@ -397,6 +406,8 @@ describe("2025-11-25 tasks with the official SDK v1 client (experimental tasks A
     expect(kinds[0]).toBe("taskCreated");
     expect(kinds.at(-1)).toBe("result");
     expect(result).toMatchObject({ content: [{ type: "text", text: "worked 80 ms" }] });
+    // Progress on the request's token went on after the task was created (basic/utilities/progress).
+    expect(progress).toEqual([{ progress: 1, total: 2, message: "halfway" }]);
     const listed = await client.experimental.tasks.listTasks();
     expect(listed.tasks.map((t) => t.status)).toEqual(["completed"]);
     // notifications/tasks/status (#task-status-notification) told it of the change.
