@@ -249,7 +249,7 @@ export class TaskService {
     const turn = () => {
       // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
       if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
-      void this.create(inflight, flavour!, context.session as unknown as TaskSession, ttlMs, pollIntervalMs);
+      void this.create(inflight, flavour!, context.session, ttlMs, pollIntervalMs);
     };
     // A 2025-11-25 client asked for the task: it gets one whatever the handler does (#result-retrieval).
     const afterMs = flavour!.clientAsks ? 0 : (options.afterMs ?? 0);
@@ -362,14 +362,14 @@ export class TaskService {
   /** tasks/get. */
   async get(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
     const scope = context.inflight.scope;
-    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    const state = await this.visible(params.taskId, scope, context.session);
     return flavourOf(scope.wire)!.detailed(state);
   }
 
   /** tasks/update (the extension): answers to what the task asked. */
   async update(params: { taskId?: unknown; inputResponses?: unknown }, context: RequestContext): Promise<object> {
     const scope = context.inflight.scope;
-    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    const state = await this.visible(params.taskId, scope, context.session);
     const responses = isObject(params.inputResponses) ? params.inputResponses : {};
     if (!isTerminal(state.status)) this.running.get(state.taskId)?.answer(responses, scope.wire.tables.results);
     return {};
@@ -379,7 +379,7 @@ export class TaskService {
   async cancel(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
     const scope = context.inflight.scope;
     const flavour = flavourOf(scope.wire)!;
-    const state = await this.visible(params.taskId, scope, context.session as unknown as TaskSession);
+    const state = await this.visible(params.taskId, scope, context.session);
     if (isTerminal(state.status)) return flavour.cancelledAlready(state);
     const after = await this.store.update(state.taskId, {
       status: "cancelled",
@@ -394,7 +394,7 @@ export class TaskService {
   /** tasks/result (2025-11-25): waits for a terminal status, then answers what the request would have. */
   async result(params: { taskId?: unknown }, context: RequestContext): Promise<TaskOutcome | undefined> {
     const scope = context.inflight.scope;
-    const session = context.session as unknown as TaskSession;
+    const session = context.session;
     for (let state = await this.visible(params.taskId, scope, session); ;) {
       if (isTerminal(state.status))
         return state.error
@@ -412,7 +412,7 @@ export class TaskService {
   async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
     const scope = context.inflight.scope;
     const flavour = flavourOf(scope.wire)!;
-    return this.store.list(flavour.owner(scope, context.session as unknown as TaskSession), offset, limit);
+    return this.store.list(flavour.owner(scope, context.session), offset, limit);
   }
 
   private cannotTakeTask(flavour: TaskFlavour | undefined, scope: Scope): ProtocolError {
