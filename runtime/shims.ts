@@ -400,17 +400,30 @@ function buildShortcut(
   const table = what === "params" ? "params" : "results";
   const from = source[table][method];
   const to = target[table][method];
-  if (!from || !to || to.shape.kind !== "reference") return null;
-  const check = target.checks[to.shape.name];
-  if (!check) return null;
-  let top = resolve(from.shape, source);
-  if (top.shape.kind === "union") {
-    // A result union (e.g. CallToolResult | InputRequiredResult): the member the target's type is named after.
-    const name = to.shape.name;
-    const member = membersOf(top.shape, source).find((m) => m.name === name || plan.renames[m.name ?? ""] === name);
-    if (!member) return null;
-    top = member;
+  if (!from || !to) return null;
+  // A result union on either side (CallToolResult | InputRequiredResult from 2026-07-28, CallToolResult |
+  // CreateTaskResult in 2025-11-25): the shortcut is for the member both sides share, the method's own result.
+  const sourceTop = resolve(from.shape, source);
+  const sourceMembers = sourceTop.shape.kind === "union" ? membersOf(sourceTop.shape, source) : [sourceTop];
+  const targetNames =
+    to.shape.kind === "union"
+      ? to.shape.members.flatMap((m) => (m.kind === "reference" ? [m.name] : []))
+      : to.shape.kind === "reference"
+        ? [to.shape.name]
+        : [];
+  let top: Resolved | undefined;
+  let name: string | undefined;
+  for (const candidate of targetNames) {
+    top = sourceMembers.find((m) => m.name === candidate || plan.renames[m.name ?? ""] === candidate);
+    if (top) {
+      name = candidate;
+      break;
+    }
   }
+  if (!top || name === undefined) return null;
+  const check = target.checks[name];
+  if (!check) return null;
+  const targetTop: Shape = { kind: "reference", name };
   const below = new Set<string>();
   reachableTypes(top.shape, source, below);
   if (top.name) below.delete(top.name);
@@ -420,7 +433,7 @@ function buildShortcut(
     if (!rule) throw new Error(`mcpgen: the shim rule ${name} is not in runtime/shim-rules.ts`);
     return rule;
   });
-  const toShape = resolve(to.shape, target).shape;
+  const toShape = resolve(targetTop, target).shape;
   const toFields = fieldsOf(toShape.kind === "object" ? toShape : undefined);
   const fromShape = top.shape.kind === "object" ? top.shape : undefined;
   if (!fromShape) return null;

@@ -336,3 +336,37 @@ describe("completeness", () => {
     expect(generation.warnings.map((w) => w.diagnostic.code)).toContain("E_SHIM_UNCOVERED");
   });
 });
+
+describe("the shortcut (one generated check instead of the walk)", () => {
+  test("a 2026-07-28 tools/call result goes to 2025-11-25, whose result is CallToolResult | CreateTaskResult, by one check of the shared member", async () => {
+    const generated = await import(join(projectRoot, "generated", "index.ts"));
+    const { convertResult } = await import("../../runtime/shims.js");
+    const { shimRules } = await import("../../runtime/shim-rules.js");
+    const [older, newer] = await Promise.all([
+      generated.loadShimShapes["2025-11-25"](),
+      generated.loadShimShapes["2026-07-28"](),
+    ]);
+    const step = await generated.loadShimStep["2025-11-25--2026-07-28"]();
+    let checked = 0;
+    const counted = {
+      ...older,
+      checks: {
+        ...older.checks,
+        CallToolResult: (value: unknown, failure: unknown) => (checked++, older.checks.CallToolResult(value, failure)),
+      },
+    };
+    expect(older.results["tools/call"].shape.kind).toBe("union"); // the overlay's alternative result
+    const result = { resultType: "complete", content: [{ type: "text", text: "hi" }] };
+    const converted = convertResult(
+      { revisions: [counted, newer], steps: [step], rules: shimRules },
+      "tools/call",
+      result,
+      {
+        from: "2026-07-28",
+        to: "2025-11-25",
+      },
+    );
+    expect(converted.message).toEqual({ content: [{ type: "text", text: "hi" }] });
+    expect(checked).toBe(1);
+  });
+});
