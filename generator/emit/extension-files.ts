@@ -10,6 +10,7 @@ import { formatTypeScript } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
+import { methodCheckTables } from "./validators-file.js";
 import { checkReservedNames } from "./run.js";
 
 const runtime = "mcpgen/runtime";
@@ -109,15 +110,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       base: ${JSON.stringify(model.base)},
       methods: ${validators.importValue("./methods.js", "methods")},
       checks,
-      params: {
-        ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${paramsCheck(m)},`).join("\n")}
-      },
-      results: {
-        ${model.methods
-          .filter((m) => m.result)
-          .map((m) => `${JSON.stringify(m.name)}: ${resultCheck(m)},`)
-          .join("\n")}
-      },
+      ${methodCheckTables(model.methods, paramsCheck, resultCheck)}
       augments: ${validators.importValue("./methods.js", "augments")},
       nameHeaders: ${validators.importValue("./methods.js", "nameHeaders")},
       selfChecked: ${validators.importValue("./methods.js", "selfChecked")},

@@ -53,15 +53,7 @@ export function emitValidators(
       checks: {
         ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${check(checkName(d.name))},`).join("\n")}
       },
-      params: {
-        ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${paramsCheck(m)},`).join("\n")}
-      },
-      results: {
-        ${model.methods
-          .filter((m) => m.result)
-          .map((m) => `${JSON.stringify(m.name)}: ${resultCheck(m)},`)
-          .join("\n")}
-      },
+      ${methodCheckTables(model.methods, paramsCheck, resultCheck)}
     } as const satisfies ${file.importType(runtime, "MessageTables")};
 
     /** The name of every schema type of revision ${model.revision}. */
@@ -100,4 +92,18 @@ export function emitValidators(
       }
     `);
   }
+}
+
+/** The `params` and `results` members of a tables object: each method's params check, each request's result check. */
+export function methodCheckTables(
+  methods: readonly MethodModel[],
+  paramsCheck: (method: MethodModel) => string,
+  resultCheck: (method: MethodModel) => string,
+): string {
+  const entries = (list: readonly MethodModel[], check: (method: MethodModel) => string) =>
+    list.map((m) => `${JSON.stringify(m.name)}: ${check(m)},`).join("\n");
+  return `params: {\n${entries(methods, paramsCheck)}\n},\nresults: {\n${entries(
+    methods.filter((m) => m.result),
+    resultCheck,
+  )}\n},`;
 }
