@@ -10,6 +10,7 @@ export default defineConfig({
       "mcpgen/server": fileURLToPath(new URL("./runtime/server/index.ts", import.meta.url)),
       "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),
       "mcpgen/http": fileURLToPath(new URL("./runtime/transports/http.ts", import.meta.url)),
+      "mcpgen/jwt": fileURLToPath(new URL("./runtime/auth/jwt.ts", import.meta.url)),
     },
   },
   test: {

@@ -21,6 +21,7 @@ import type {
 } from "./handler-revision.js";
 import type { RunningTask } from "./tasks.js";
 import type { Session } from "./session.js";
+import type { Authorization, AuthInfo } from "./authorization.js";
 
 /**
  * Where the messages caused by one incoming message go: a stdio line, an HTTP
@@ -66,6 +67,8 @@ export interface Channel {
    */
   readonly isolated?: boolean;
   onClose?(cancel: () => void): void;
+  /** The verified bearer token of the request, where the transport requires one (basic/authorization). */
+  readonly authorization?: Authorization;
 }
 
 /**
@@ -171,6 +174,14 @@ export class RequestContext {
 
   get clientInfo(): Implementation | undefined {
     return this.inflight.scope.clientInfo;
+  }
+
+  /**
+   * Who the request's bearer token was issued for, verified by the transport
+   * (basic/authorization); undefined where no authorization is configured (stdio).
+   */
+  get authInfo(): AuthInfo | undefined {
+    return this.inflight.channel.authorization?.info;
   }
 
   /** The capabilities the client declared: in the session (handshake revisions) or in this request's `_meta`. */

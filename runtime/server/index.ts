@@ -22,8 +22,17 @@ export {
   type CacheHint,
   type Returned,
 } from "./server.js";
-export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session.js";
+export {
+  RequestContext,
+  Session,
+  DEFAULT_SESSION_LIMITS,
+  type Channel,
+  type RequestOptions,
+  type Scope,
+  type SessionLimits,
+} from "./session.js";
 export { InputRequired, type InputRequestSpec } from "./input-round.js";
+export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
 export type { RequestStateOptions } from "./request-state.js";
 export type { ListenLimits } from "./subscriptions.js";
 export type { HeaderParam } from "./header-check.js";

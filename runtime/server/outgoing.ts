@@ -1,7 +1,7 @@
 // Server-to-client requests of a handshake session (sampling, elicitation,
 // roots, ping): ids, timeouts, cancellation, and the answers waiting for them.
-// The map is bounded by what handlers have in flight; each entry ends by an
-// answer, a timeout, an abort or the connection closing.
+// The map is bounded (SessionLimits.pendingClientRequests); each entry ends by
+// an answer, a timeout, an abort or the connection closing.
 import type { RequestId } from "../messages.js";
 import { RequestRefusedError, RequestTimeoutError } from "./errors.js";
 
@@ -17,6 +17,8 @@ export class ServerRequests {
   private nextId = 0;
 
   constructor(
+    /** Requests waiting at once; one more is refused before it is sent. */
+    private readonly max: number,
     /** Tells the client a request was given up (basic/utilities/cancellation). */
     private readonly cancelled: (id: RequestId, reason: string) => void,
   ) {}
@@ -31,6 +33,10 @@ export class ServerRequests {
     write: (id: number) => void,
     options: { readonly signal?: AbortSignal; readonly timeoutMs: number },
   ): Promise<unknown> {
+    if (this.pending.size >= this.max)
+      return Promise.reject(
+        new RequestRefusedError(`${method}: ${this.max} requests to the client already wait for its answer`),
+      );
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const cancel = (reason: string) => {
@@ -56,6 +62,11 @@ export class ServerRequests {
       this.pending.set(id, { method, resolve, reject, cleanup });
       write(id);
     });
+  }
+
+  /** Requests waiting for the client's answer. */
+  get size(): number {
+    return this.pending.size;
   }
 
   /** The request a response answers, removed from the waiting ones; undefined for an unknown id. */

@@ -15,6 +15,8 @@ export const JSONRPC = `"jsonrpc":"2.0"`;
 export interface ReplyOutcome {
   readonly code: number;
   readonly malformed?: boolean;
+  /** The token lacks a scope: every scope the operation needs (HTTP 403, basic/authorization#runtime-insufficient-scope-errors). */
+  readonly requiredScopes?: readonly string[];
 }
 
 export function resultJson(id: RequestId, result: string): string {

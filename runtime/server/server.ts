@@ -40,7 +40,8 @@ import {
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./pagination.js";
 import {
-  MAX_SESSION_SUBSCRIPTIONS,
+  DEFAULT_SESSION_LIMITS,
+  type SessionLimits,
   Session,
   type CoreMethod,
   type MethodHandler,
@@ -57,6 +58,7 @@ import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
 import { TaskService, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
+import { checkedScopes, requireScopes } from "./authorization.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 
@@ -106,6 +108,8 @@ export interface ServerOptions {
   serverInfoInResults?: boolean;
   /** Bounds of subscriptions/listen. */
   subscriptions?: ListenLimits;
+  /** What one session may hold at once (subscriptions, requests in flight both ways, queued messages). */
+  sessionLimits?: SessionLimits;
   /** Where tasks live and their default retention and polling interval (tools with `task` options). */
   tasks?: TasksOptions;
 }
@@ -134,6 +138,8 @@ export interface ToolDefinition<I extends ObjectSchema, O extends ObjectSchema |
    * and runs to the end for one that cannot, unless `support` is "required".
    */
   task?: ToolTaskOptions;
+  /** OAuth scopes a call needs, checked where the transport verifies tokens (403 insufficient_scope when one is missing). */
+  scopes?: readonly string[];
 }
 
 /** T without the keys K; unlike Omit, it keeps the known keys of a type with an index signature. */
@@ -179,6 +185,7 @@ interface RegisteredTool {
   readonly headers: readonly HeaderParam[];
   readonly handler: ToolHandler<unknown, unknown>;
   readonly task: ToolTaskOptions | undefined;
+  readonly scopes: readonly string[] | undefined;
   /** Compiled on first use (or by the warm-up after the handshake). */
   input?: Promise<SchemaCheck>;
   output?: Promise<SchemaCheck>;
@@ -194,6 +201,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export type ResourceDefinition = Omit<Resource, "uri"> & {
   /** Caching hints of this resource's reads, instead of the server's. */
   cache?: CacheHint;
+  /** OAuth scopes a read needs (see ToolDefinition.scopes). */
+  scopes?: readonly string[];
 };
 
 /**
@@ -211,6 +220,8 @@ export interface ResourceTemplateDefinition extends Omit<ResourceTemplate, "uriT
   list?: (context: RequestContext) => Resource[] | Promise<Resource[]>;
   /** Caching hints of reads of this template's resources, instead of the server's. */
   cache?: CacheHint;
+  /** OAuth scopes a read of its resources needs (see ToolDefinition.scopes). */
+  scopes?: readonly string[];
 }
 
 export type ResourceTemplateHandler = (
@@ -236,6 +247,8 @@ export interface PromptDefinition<A extends readonly PromptArgument[]> {
   complete?: { [N in A[number]["name"]]?: Completer };
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** OAuth scopes prompts/get needs (see ToolDefinition.scopes). */
+  scopes?: readonly string[];
 }
 
 /** A prompt's arguments by name: strings, required where the definition says so. */
@@ -255,6 +268,7 @@ interface RegisteredPrompt {
   readonly prompt: Prompt;
   readonly completers: Record<string, Completer>;
   readonly handler: PromptHandler<readonly PromptArgument[]>;
+  readonly scopes: readonly string[] | undefined;
 }
 
 export type Feature = "tools" | "resources" | "prompts";
@@ -265,12 +279,18 @@ const MAX_COMPLETIONS = 100;
 export class McpServer implements SessionHost {
   readonly logger: ServerLogger;
   readonly requestTimeoutMs: number;
+  readonly sessionLimits: Required<SessionLimits>;
   private readonly pageSize: number;
   private readonly listChanged: boolean;
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly resources = new Map<
     string,
-    { resource: Resource; handler: ResourceHandler; cache: CacheHint | undefined }
+    {
+      resource: Resource;
+      handler: ResourceHandler;
+      cache: CacheHint | undefined;
+      scopes: readonly string[] | undefined;
+    }
   >();
   private readonly templates = new Map<string, RegisteredTemplate>();
   private readonly prompts = new Map<string, RegisteredPrompt>();
@@ -297,6 +317,10 @@ export class McpServer implements SessionHost {
     this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
+    for (const [name, value] of Object.entries(this.sessionLimits))
+      if (!Number.isInteger(value) || value < 1)
+        throw new RangeError(`sessionLimits.${name} must be a positive integer, not ${value}`);
     this.listChanged = options.listChanged ?? true;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1)
       throw new RangeError(`pageSize must be a positive integer, not ${options.pageSize}`);
@@ -337,7 +361,7 @@ export class McpServer implements SessionHost {
         `invalid tool name ${JSON.stringify(name)}: use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and "." (server/tools#tool-names)`,
       );
     if (this.tools.has(name)) throw new TypeError(`a tool named ${JSON.stringify(name)} is already registered`);
-    const { inputSchema = { type: "object" }, outputSchema, task, ...rest } = definition;
+    const { inputSchema = { type: "object" }, outputSchema, task, scopes, ...rest } = definition;
     if (task) checkedTaskOptions(task, `tool ${name}`);
     for (const [which, schema] of [
       ["inputSchema", inputSchema],
@@ -360,7 +384,13 @@ export class McpServer implements SessionHost {
       inputSchema,
       ...(outputSchema ? { outputSchema } : {}),
     }) as Tool;
-    this.tools.set(name, { tool, headers: headers.params, handler: handler as ToolHandler<unknown, unknown>, task });
+    this.tools.set(name, {
+      tool,
+      headers: headers.params,
+      handler: handler as ToolHandler<unknown, unknown>,
+      task,
+      scopes: checkedScopes(scopes, `tool ${name}`),
+    });
     if (task) this.serveTasks();
     this.featureChanged("tools");
     return this.registration(name, () => this.tools.delete(name), "tools");
@@ -370,12 +400,13 @@ export class McpServer implements SessionHost {
   resource(uri: string, definition: ResourceDefinition, handler: ResourceHandler): Registration {
     if (this.resources.has(uri))
       throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
-    const { cache, ...metadata } = definition;
+    const { cache, scopes, ...metadata } = definition;
     const resource = this.checked("Resource", `resource ${uri}`, { uri, ...metadata }) as Resource;
     this.resources.set(uri, {
       resource,
       handler,
       cache: cache && checkedCacheHint(cache, `resource ${uri}`),
+      scopes: checkedScopes(scopes, `resource ${uri}`),
     });
     this.featureChanged("resources");
     return this.registration(uri, () => this.resources.delete(uri), "resources");
@@ -390,8 +421,9 @@ export class McpServer implements SessionHost {
     if (this.templates.has(uriTemplate))
       throw new TypeError(`a resource template ${JSON.stringify(uriTemplate)} is already registered`);
     const matcher = new UriTemplate(uriTemplate);
-    const { complete, list, cache, ...metadata } = definition;
+    const { complete, list, cache, scopes, ...metadata } = definition;
     if (cache) checkedCacheHint(cache, `resource template ${uriTemplate}`);
+    checkedScopes(scopes, `resource template ${uriTemplate}`);
     for (const variable of Object.keys(complete ?? {}))
       if (!matcher.variableNames.includes(variable))
         throw new TypeError(`resource template ${uriTemplate}: cannot complete ${variable}, which it does not have`);
@@ -411,7 +443,7 @@ export class McpServer implements SessionHost {
     handler: PromptHandler<A>,
   ): Registration {
     if (this.prompts.has(name)) throw new TypeError(`a prompt named ${JSON.stringify(name)} is already registered`);
-    const { complete, ...metadata } = definition;
+    const { complete, scopes, ...metadata } = definition;
     const completers: Record<string, Completer> = { ...(complete as Record<string, Completer> | undefined) };
     for (const argument of Object.keys(completers))
       if (!(definition.arguments ?? []).some((a) => a.name === argument))
@@ -421,6 +453,7 @@ export class McpServer implements SessionHost {
       prompt,
       completers,
       handler: handler as unknown as PromptHandler<readonly PromptArgument[]>,
+      scopes: checkedScopes(scopes, `prompt ${name}`),
     });
     this.featureChanged("prompts");
     return this.registration(name, () => this.prompts.delete(name), "prompts");
@@ -710,8 +743,9 @@ export class McpServer implements SessionHost {
     },
     "resources/subscribe": (params, _inflight, session) => {
       const uri = params["uri"] as string;
-      if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SESSION_SUBSCRIPTIONS)
-        throw invalidParams(`at most ${MAX_SESSION_SUBSCRIPTIONS} subscriptions per session`);
+      const limit = this.sessionLimits.subscriptions;
+      if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit)
+        throw invalidParams(`at most ${limit} subscriptions per session`);
       session.subscriptions.add(uri);
       return {};
     },
@@ -784,6 +818,7 @@ export class McpServer implements SessionHost {
     const tool = this.tools.get(params.name);
     // server/tools#error-handling: an unknown tool is a protocol error...
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
+    requireScopes(context.inflight.channel.authorization, tool.scopes, `tool ${params.name}`);
     const inputCheck = tool.inputCheck;
     if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.callTool(params, context));
     const problems = inputCheck(params.arguments ?? {});
@@ -848,6 +883,7 @@ export class McpServer implements SessionHost {
     let cache: CacheHint | undefined;
     const fixed = this.resources.get(uri);
     if (fixed) {
+      requireScopes(context.inflight.channel.authorization, fixed.scopes, `resource ${uri}`);
       mimeType = fixed.resource.mimeType;
       cache = fixed.cache;
       returned = await fixed.handler(uri, context);
@@ -855,6 +891,7 @@ export class McpServer implements SessionHost {
       for (const { matcher, template, handler, definition } of this.templates.values()) {
         const variables = matcher.match(uri);
         if (!variables) continue;
+        requireScopes(context.inflight.channel.authorization, definition.scopes, `resource ${uri}`);
         mimeType = template.mimeType;
         cache = definition.cache;
         returned = await handler(uri, variables, context);
@@ -882,6 +919,7 @@ export class McpServer implements SessionHost {
     const registered = this.prompts.get(params.name);
     // server/prompts#error-handling: invalid prompt name and missing arguments are -32602.
     if (!registered) throw invalidParams(`Unknown prompt: ${params.name}`, { name: params.name });
+    requireScopes(context.inflight.channel.authorization, registered.scopes, `prompt ${params.name}`);
     const args = params.arguments ?? {};
     for (const argument of registered.prompt.arguments ?? [])
       if (argument.required && args[argument.name] === undefined)

@@ -28,6 +28,7 @@ import {
   type Implementation,
   type LoggingLevel,
 } from "./handler-revision.js";
+import { InsufficientScopeError } from "./authorization.js";
 import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
 import { handlerWire, type ServedRevisions, type Wire } from "./revisions.js";
@@ -81,6 +82,8 @@ export interface SessionHost {
   capabilitiesFor(wire: Wire): unknown;
   readonly logger: ServerLogger;
   readonly requestTimeoutMs: number;
+  /** What one session may hold at once. */
+  readonly sessionLimits: Required<SessionLimits>;
   readonly requestState: RequestStateCodec;
   /** Whether per-request results carry `_meta["io.modelcontextprotocol/serverInfo"]` (basic/index#meta: SHOULD). */
   readonly serverInfoInResults: boolean;
@@ -96,8 +99,28 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
 
 /** Ids of finished requests are remembered this far back, so that a reused id is refused (basic#requests). */
 const REMEMBERED_IDS = 4096;
-/** URIs one handshake session may subscribe to (resources/subscribe). */
-export const MAX_SESSION_SUBSCRIPTIONS = 1000;
+/**
+ * What one session may hold at once, so that a client cannot grow the server's
+ * memory without bound; beyond each, the new item is refused with an error
+ * that names the limit.
+ */
+export interface SessionLimits {
+  /** URIs one handshake session may subscribe to (resources/subscribe). Default 1000. */
+  subscriptions?: number;
+  /** The client's requests being handled at once (per-request POSTs are each their own). Default 1000. */
+  inflightRequests?: number;
+  /** Server-to-client requests (sampling, elicitation, roots) waiting for the client's answer. Default 100. */
+  pendingClientRequests?: number;
+  /** Messages waiting while a revision's tables load. Default 1000. */
+  queuedMessages?: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
+  subscriptions: 1000,
+  inflightRequests: 1000,
+  pendingClientRequests: 100,
+  queuedMessages: 1000,
+});
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -115,10 +138,7 @@ export class Session {
   private readonly finishedIds = new Set<RequestId>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
-  private readonly outgoing = new ServerRequests((id, reason) => {
-    // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
-    this.notify("notifications/cancelled", { requestId: id, reason });
-  });
+  private readonly outgoing: ServerRequests;
   private idleWaiters: (() => void)[] = [];
   /** URIs this client subscribed to (resources/subscribe). */
   readonly subscriptions = new Set<string>();
@@ -133,6 +153,10 @@ export class Session {
     readonly host: SessionHost,
     send: (json: string) => void,
   ) {
+    this.outgoing = new ServerRequests(host.sessionLimits.pendingClientRequests, (id, reason) => {
+      // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
+      this.notify("notifications/cancelled", { requestId: id, reason });
+    });
     this.defaultChannel = {
       reply: (json) => {
         if (json !== null) send(json);
@@ -152,6 +176,15 @@ export class Session {
 
   get isClosed(): boolean {
     return this.phase === "closed";
+  }
+
+  /**
+   * A request of the client's is being handled, or the server waits for the
+   * client's answer to one of its own: ending the session now would lose work
+   * (an HTTP transport never evicts such a session).
+   */
+  get busy(): boolean {
+    return this.inflight.size > 0 || this.isolated.size > 0 || this.outgoing.size > 0 || this.backlog !== null;
   }
 
   /** The client's name and version from initialize. */
@@ -203,8 +236,19 @@ export class Session {
     if (this.phase === "closed") return false;
     const classification = classifyMessage(value, this.envelope);
     const answered = expectsReply(classification);
-    if (this.backlog) this.backlog.push({ value, channel });
-    else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
+    if (this.backlog) {
+      if (this.backlog.length >= this.host.sessionLimits.queuedMessages) {
+        const limit = this.host.sessionLimits.queuedMessages;
+        if (answered)
+          channel.reply(
+            errorJson(undefined, INTERNAL_ERROR, `Server busy: ${limit} messages are already queued in this session`),
+            { code: INTERNAL_ERROR },
+          );
+        else this.host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
+        return answered;
+      }
+      this.backlog.push({ value, channel });
+    } else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
     else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     return answered;
   }
@@ -304,6 +348,13 @@ export class Session {
         errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
         { code: INVALID_REQUEST },
       );
+      return;
+    }
+    if (!channel.isolated && this.inflight.size >= this.host.sessionLimits.inflightRequests) {
+      const limit = this.host.sessionLimits.inflightRequests;
+      reply(errorJson(id, INTERNAL_ERROR, `Server busy: ${limit} requests are already in flight in this session`), {
+        code: INTERNAL_ERROR,
+      });
       return;
     }
     const headerVersion = channel.headers && headerValue(channel.headers, "mcp-protocol-version");
@@ -904,7 +955,7 @@ export class Session {
         code === error.code
           ? encodeError(inflight.id, inflight.method, inflight.scope.wire, code, error.message, error.data)
           : errorJson(inflight.id, code, error.message, error.data);
-      inflight.reply(json, { code });
+      inflight.reply(json, error instanceof InsufficientScopeError ? { code, requiredScopes: error.scopes } : { code });
       return;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -20,7 +20,9 @@ import type { RequestHeaders } from "../server/context.js";
 import type { ReplyOutcome } from "../server/replies.js";
 import { statedVersion } from "../server/meta.js";
 import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
-import { InMemoryEventStore, ResponseStream, SseStream, openEventStream, type EventStore } from "./sse.js";
+import { ResourceServer, type AuthOptions } from "./auth.js";
+import type { Authorization } from "../server/authorization.js";
+import { InMemoryEventStore, ResponseStream, SseStream, openEventStream, overfull, type EventStore } from "./sse.js";
 
 /**
  * How a POST carrying a request is answered. "auto": one JSON response,
@@ -48,7 +50,11 @@ export interface HttpOptions extends GuardOptions {
   maxBodyBytes?: number;
   /** A session without requests or connected streams for this long ends (404 afterwards). Default 30 min. */
   sessionIdleMs?: number;
-  /** Sessions at once (503 beyond). Default 1000. */
+  /**
+   * Sessions at once. At the cap, a new session evicts the least recently
+   * active idle one (no connected stream, nothing in flight either way); only
+   * when every session is busy is it refused (503 with Retry-After). Default 1000.
+   */
   maxSessions?: number;
   /** Where SSE events are kept for resumption. Default: in memory, bounded. */
   eventStore?: EventStore;
@@ -56,6 +62,25 @@ export interface HttpOptions extends GuardOptions {
   retryMs?: number;
   /** A comment line on a quiet per-request SSE stream (subscriptions/listen) this often. Default 15 000 ms; 0 for none. */
   keepAliveMs?: number;
+  /**
+   * Require OAuth bearer tokens (basic/authorization): Protected Resource
+   * Metadata at the well-known URIs, 401/403 challenges, each request's token
+   * verified, handshake sessions bound to the identity that opened them. Default: none.
+   */
+  auth?: AuthOptions;
+}
+
+/** A request's verified authorization and the resource server that checked it (for 403 challenges). */
+interface RequestAuth {
+  readonly authorization: Authorization;
+  readonly server: ResourceServer;
+}
+
+/** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
+function principalOf(auth: RequestAuth | undefined): string {
+  if (!auth) return "";
+  const { issuer = "", subject = "", clientId = "" } = auth.authorization.info;
+  return JSON.stringify([issuer, subject, clientId]);
 }
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -69,6 +94,8 @@ class HttpSession {
   lastActive = Date.now();
   private streamCount = 0;
   readonly session: Session;
+  /** The identity that opened the session; every request of it must come with a token of the same. */
+  principal = "";
 
   private readonly logger: McpServer["logger"];
 
@@ -103,7 +130,9 @@ class HttpSession {
     return stream;
   }
 
+  /** A stream is connected, or the session has work in flight: evicting it would lose something. */
   get busy(): boolean {
+    if (this.session.busy) return true;
     for (const stream of this.streams.values()) if (stream.connected) return true;
     return false;
   }
@@ -132,12 +161,20 @@ class PostExchange implements Channel {
     /** Headers for the response, decided when it starts (the session id after initialize). */
     private readonly responseHeaders: () => Record<string, string>,
     private readonly onDone: () => void = () => {},
+    private readonly auth?: RequestAuth,
   ) {}
 
-  reply(json: string | null): void {
+  get authorization(): Authorization | undefined {
+    return this.auth?.authorization;
+  }
+
+  reply(json: string | null, outcome?: ReplyOutcome): void {
     if (this.done) return;
     this.done = true;
-    if (this.stream || (this.mode === "sse" && json !== null)) {
+    if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
+      const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
+      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.responseHeaders() }).end(json);
+    } else if (this.stream || (this.mode === "sse" && json !== null)) {
       this.upgrade();
       if (json !== null) this.stream!.send(json);
       this.stream!.end(); // basic/transports: after the response, the server terminates the stream
@@ -192,7 +229,12 @@ class PerRequestExchange implements Channel {
     readonly headers: RequestHeaders,
     private readonly keepAliveMs: number,
     private readonly logger: McpServer["logger"],
+    private readonly auth?: RequestAuth,
   ) {}
+
+  get authorization(): Authorization | undefined {
+    return this.auth?.authorization;
+  }
 
   onClose(cancel: () => void): void {
     this.response.once("close", () => {
@@ -210,6 +252,9 @@ class PerRequestExchange implements Channel {
       this.stream.end(); // the final response terminates the stream
     } else if (json === null) {
       this.response.writeHead(204).end();
+    } else if (outcome?.requiredScopes && this.auth) {
+      const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
+      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers }).end(json);
     } else {
       this.response.writeHead(statusOf(outcome), JSON_HEADERS).end(json);
     }
@@ -236,9 +281,11 @@ function statusOf(outcome: ReplyOutcome | undefined): number {
 
 export class StreamableHttpTransport {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly legacy = new Map<string, Session>();
+  private readonly legacy = new Map<string, { session: Session; principal: string; write(json: string): void }>();
   private readonly guard: RebindingGuard;
-  private readonly options: Required<Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port">> & {
+  /** Set when tokens are required (HttpOptions.auth). */
+  private readonly resourceServer: ResourceServer | undefined;
+  private readonly options: Required<Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port" | "auth">> & {
     legacy: { ssePath: string; messagesPath: string } | null;
   };
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -248,6 +295,7 @@ export class StreamableHttpTransport {
     options: HttpOptions = {},
   ) {
     this.guard = new RebindingGuard(options.host ?? "127.0.0.1", options);
+    this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
     const legacy = options.legacySse === false ? null : (options.legacySse ?? {});
     this.options = {
       path: options.path ?? "/mcp",
@@ -266,15 +314,48 @@ export class StreamableHttpTransport {
     this.sweeper.unref();
   }
 
+  /** Sessions whose initialize is being answered (they count against maxSessions). */
+  private opening = 0;
+
   /** Live sessions (Streamable HTTP and legacy SSE). */
   get sessionCount(): number {
-    return this.sessions.size + this.legacy.size;
+    return this.sessions.size + this.legacy.size + this.opening;
+  }
+
+  /**
+   * Whether one more session fits, evicting the least recently active idle
+   * Streamable HTTP session if the cap is reached: abandoned sessions must not
+   * lock new clients out until they expire. An evicted client gets 404 on its
+   * next request and initializes again (basic/transports#session-management).
+   * HTTP+SSE sessions hold their stream open while they live, so they are never idle.
+   */
+  private roomForSession(): boolean {
+    if (this.sessionCount < this.options.maxSessions) return true;
+    for (const [id, state] of this.sessions) {
+      // The map is in order of last activity (touch), the least recent first.
+      if (state.busy) continue;
+      this.sessions.delete(id);
+      state.close();
+      this.server.logger(
+        "info",
+        `evicted idle session ${id} (inactive for ${Date.now() - state.lastActive} ms) to make room for a new one`,
+      );
+      return true;
+    }
+    return false;
+  }
+
+  /** Marks activity, keeping the sessions map in order of last activity. */
+  private touch(state: HttpSession): void {
+    state.lastActive = Date.now();
+    this.sessions.delete(state.id);
+    this.sessions.set(state.id, state);
   }
 
   /** The request handler, for node:http or any framework that hands over IncomingMessage and ServerResponse. */
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
     this.route(request, response).catch((error: unknown) => {
-      this.server.logger("error", `HTTP ${request.method} ${request.url} failed`, String(error));
+      this.server.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
       if (!response.headersSent) httpError(response, 500, "Internal Server Error");
       else response.end();
     });
@@ -285,7 +366,7 @@ export class StreamableHttpTransport {
     clearInterval(this.sweeper);
     for (const state of this.sessions.values()) state.close();
     this.sessions.clear();
-    for (const session of this.legacy.values()) session.close();
+    for (const { session } of this.legacy.values()) session.close();
     this.legacy.clear();
     this.sharedSession?.close();
   }
@@ -293,30 +374,58 @@ export class StreamableHttpTransport {
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const refusal = this.guard.refusal(request);
     if (refusal) return httpError(response, 403, `Forbidden: ${refusal}`);
-    const url = request.url ?? "/";
-    const query = url.indexOf("?");
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(request);
     const { legacy } = this.options;
+    const endpoint =
+      path === this.options.path || (legacy !== null && (path === legacy.ssePath || path === legacy.messagesPath));
+    if (!endpoint) {
+      if (this.resourceServer?.metadataPaths.includes(path)) return this.metadata(request, response);
+      return httpError(response, 404, `Not Found: ${path}`);
+    }
+    let auth: RequestAuth | undefined;
+    if (this.resourceServer) {
+      // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
+      const outcome = await this.resourceServer.authenticate(request, (message) =>
+        this.server.logger("warning", message),
+      );
+      if (!outcome.ok) return httpError(response, outcome.status, outcome.message, outcome.headers);
+      auth = { authorization: outcome.authorization, server: this.resourceServer };
+    }
     if (path === this.options.path) {
-      if (request.method === "POST") return this.post(request, response);
-      if (request.method === "GET") return this.get(request, response);
-      if (request.method === "DELETE") return this.delete(request, response);
+      if (request.method === "POST") return this.post(request, response, auth);
+      if (request.method === "GET") return this.get(request, response, auth);
+      if (request.method === "DELETE") return this.delete(request, response, auth);
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET, POST, DELETE" });
     }
-    if (legacy && path === legacy.ssePath) {
-      if (request.method === "GET") return this.legacyOpen(request, response, legacy.messagesPath);
+    if (path === legacy!.ssePath) {
+      if (request.method === "GET") return this.legacyOpen(request, response, legacy!.messagesPath, auth);
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET" });
     }
-    if (legacy && path === legacy.messagesPath) {
-      if (request.method === "POST") return this.legacyPost(request, response);
-      return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "POST" });
-    }
-    return httpError(response, 404, `Not Found: ${path}`);
+    if (request.method === "POST") return this.legacyPost(request, response, auth);
+    return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "POST" });
+  }
+
+  /** Protected Resource Metadata (RFC 9728 §3.2; basic/authorization#authorization-server-location). */
+  private metadata(request: IncomingMessage, response: ServerResponse): void {
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET" });
+    response.writeHead(200, { ...JSON_HEADERS, "Cache-Control": "max-age=3600" }).end(this.resourceServer!.metadata);
+  }
+
+  /**
+   * The session a request names, if it is one this identity opened: another
+   * identity's token with it gets the same 404 as an unknown id, which tells
+   * nothing of the session and leaves it untouched (basic/security_best_practices#session-hijacking).
+   */
+  private ownedSession(sessionId: string, auth: RequestAuth | undefined): HttpSession | undefined {
+    const state = this.sessions.get(sessionId);
+    if (!state || state.principal !== principalOf(auth)) return undefined;
+    return state;
   }
 
   // --- Streamable HTTP ------------------------------------------------------------
 
-  private async post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): Promise<void> {
     // basic/transports#sending-messages-to-the-server: the client MUST accept both.
     if (accepted(request) !== (ACCEPTS_JSON | ACCEPTS_SSE))
       return httpError(
@@ -326,30 +435,40 @@ export class StreamableHttpTransport {
       );
     const message = await this.readMessage(request, response);
     if (message === undefined) return;
-    if (this.perRequest(request, message)) return this.postPerRequest(request, response, message);
-    if (!this.options.sessions) return this.postStateless(request, response, message);
+    if (this.perRequest(request, message)) return this.postPerRequest(request, response, message, auth);
+    if (!this.options.sessions) return this.postStateless(request, response, message, auth);
 
     const sessionId = header(request, "mcp-session-id");
     if (sessionId === undefined) {
       if (!isInitialize(message))
         return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required (initialize to get one)");
-      return this.initialize(response, message);
+      return this.initialize(response, message, auth);
     }
-    const state = this.sessions.get(sessionId);
+    const state = this.ownedSession(sessionId, auth);
     if (!state) return sessionNotFound(response, sessionId);
     const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
-    state.lastActive = Date.now();
-    const exchange = new PostExchange(response, this.options.responseMode, state, this.options.retryMs, noHeaders);
+    this.touch(state);
+    const exchange = new PostExchange(
+      response,
+      this.options.responseMode,
+      state,
+      this.options.retryMs,
+      noHeaders,
+      undefined,
+      auth,
+    );
     if (!state.session.receiveMessage(message, exchange)) response.writeHead(202).end();
   }
 
-  private initialize(response: ServerResponse, message: unknown): void {
-    if (this.sessionCount >= this.options.maxSessions)
-      return httpError(response, 503, "Service Unavailable: too many sessions", { "Retry-After": "10" });
+  private initialize(response: ServerResponse, message: unknown, auth: RequestAuth | undefined): void {
+    if (!this.roomForSession()) return sessionsBusy(response);
     const state = new HttpSession(newSessionId(), this.server, this.options.eventStore, this.options.retryMs);
+    state.principal = principalOf(auth);
+    this.opening++;
     // basic/transports#session-management: the session id rides on the response carrying the InitializeResult.
     const headers = (): Record<string, string> => {
+      this.opening--;
       if (state.session.revision === undefined) {
         state.close(); // initialize failed: no session
         return {};
@@ -357,7 +476,7 @@ export class StreamableHttpTransport {
       this.sessions.set(state.id, state);
       return { "Mcp-Session-Id": state.id };
     };
-    const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers));
+    const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers), undefined, auth);
     state.session.receiveMessage(message, exchange);
   }
 
@@ -372,7 +491,12 @@ export class StreamableHttpTransport {
     return isObject(message) && message["method"] !== "initialize" && statedVersion(message) !== undefined;
   }
 
-  private postPerRequest(request: IncomingMessage, response: ServerResponse, message: unknown): void {
+  private postPerRequest(
+    request: IncomingMessage,
+    response: ServerResponse,
+    message: unknown,
+    auth: RequestAuth | undefined,
+  ): void {
     if (isObject(message) && message["method"] === undefined)
       // basic/transports/streamable-http#sending-messages: "The client MUST NOT send JSON-RPC responses."
       return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
@@ -384,6 +508,7 @@ export class StreamableHttpTransport {
       request.headers,
       this.options.keepAliveMs,
       this.server.logger,
+      auth,
     );
     if (!this.perRequestSession().receiveMessage(message, exchange)) response.writeHead(202).end();
   }
@@ -396,7 +521,12 @@ export class StreamableHttpTransport {
     return this.sharedSession;
   }
 
-  private postStateless(request: IncomingMessage, response: ServerResponse, message: unknown): void {
+  private postStateless(
+    request: IncomingMessage,
+    response: ServerResponse,
+    message: unknown,
+    auth: RequestAuth | undefined,
+  ): void {
     const session = this.server.connect(() => {}); // no standalone stream to carry anything
     if (!isInitialize(message)) {
       // basic/transports#protocol-version-header: without the header, assume 2025-03-26.
@@ -406,8 +536,14 @@ export class StreamableHttpTransport {
         return httpError(response, 400, this.unsupportedVersion(version));
       }
     }
-    const exchange = new PostExchange(response, this.options.responseMode, null, this.options.retryMs, noHeaders, () =>
-      session.close(),
+    const exchange = new PostExchange(
+      response,
+      this.options.responseMode,
+      null,
+      this.options.retryMs,
+      noHeaders,
+      () => session.close(),
+      auth,
     );
     if (!session.receiveMessage(message, exchange)) {
       session.close();
@@ -415,7 +551,7 @@ export class StreamableHttpTransport {
     }
   }
 
-  private async get(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async get(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): Promise<void> {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     if (!this.options.sessions || !this.options.standaloneStream)
@@ -424,11 +560,11 @@ export class StreamableHttpTransport {
       });
     const sessionId = header(request, "mcp-session-id");
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
-    const state = this.sessions.get(sessionId);
+    const state = this.ownedSession(sessionId, auth);
     if (!state) return sessionNotFound(response, sessionId);
     const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
-    state.lastActive = Date.now();
+    this.touch(state);
 
     const lastEventId = header(request, "last-event-id");
     if (lastEventId !== undefined) {
@@ -447,12 +583,12 @@ export class StreamableHttpTransport {
     await state.standalone.attach(response);
   }
 
-  private delete(request: IncomingMessage, response: ServerResponse): void {
+  private delete(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     if (!this.options.sessions)
       return httpError(response, 405, "Method Not Allowed: this server has no sessions", { Allow: "POST" });
     const sessionId = header(request, "mcp-session-id");
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
-    const state = this.sessions.get(sessionId);
+    const state = this.ownedSession(sessionId, auth);
     if (!state) return sessionNotFound(response, sessionId);
     this.sessions.delete(sessionId);
     state.close();
@@ -514,15 +650,23 @@ export class StreamableHttpTransport {
 
   // --- HTTP+SSE (2024-11-05) ---------------------------------------------------------
 
-  private legacyOpen(request: IncomingMessage, response: ServerResponse, messagesPath: string): void {
+  private legacyOpen(
+    request: IncomingMessage,
+    response: ServerResponse,
+    messagesPath: string,
+    auth: RequestAuth | undefined,
+  ): void {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
-    if (this.sessionCount >= this.options.maxSessions)
-      return httpError(response, 503, "Service Unavailable: too many sessions", { "Retry-After": "10" });
+    if (!this.roomForSession()) return sessionsBusy(response);
     const id = newSessionId();
     openEventStream(response);
-    const session = this.server.connect((json) => response.write(`event: message\ndata: ${json}\n\n`));
-    this.legacy.set(id, session);
+    const write = (json: string) => {
+      response.write(`event: message\ndata: ${json}\n\n`);
+      if (overfull(response)) response.destroy(); // the client does not read: the session ends (close)
+    };
+    const session = this.server.connect(write);
+    this.legacy.set(id, { session, principal: principalOf(auth), write });
     // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
     response.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${id}\n\n`);
     response.once("close", () => {
@@ -531,13 +675,25 @@ export class StreamableHttpTransport {
     });
   }
 
-  private async legacyPost(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async legacyPost(
+    request: IncomingMessage,
+    response: ServerResponse,
+    auth: RequestAuth | undefined,
+  ): Promise<void> {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
-    const session = id === null ? undefined : this.legacy.get(id);
-    if (!session) return sessionNotFound(response, id ?? "(none)");
+    const legacy = id === null ? undefined : this.legacy.get(id);
+    if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
     const message = await this.readMessage(request, response);
     if (message === undefined) return;
-    session.receiveMessage(message); // replies travel on the SSE stream
+    // Replies travel on the SSE stream; the channel carries this POST's authorization.
+    const channel: Channel = {
+      reply: (json) => {
+        if (json !== null) legacy.write(json);
+      },
+      send: legacy.write,
+      ...(auth ? { authorization: auth.authorization } : {}),
+    };
+    legacy.session.receiveMessage(message, channel);
     response.writeHead(202).end();
   }
 }
@@ -588,6 +744,13 @@ function once<T>(compute: () => T): () => T {
   return () => (value ??= { v: compute() }).v;
 }
 
+/** The request's path, without the query (which is never logged: it is no place for secrets, but clients err). */
+function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? "/";
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -622,6 +785,11 @@ function isInitialize(message: unknown): boolean {
 function newSessionId(): string {
   // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
   return randomBytes(16).toString("hex");
+}
+
+/** Every session is busy (basic/transports: the server may refuse new sessions). */
+function sessionsBusy(response: ServerResponse): void {
+  httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
 }
 
 function sessionNotFound(response: ServerResponse, id: string): void {

@@ -61,6 +61,18 @@ export class InMemoryEventStore implements EventStore {
   }
 }
 
+/**
+ * Bytes an SSE connection may hold unsent (the client not reading) before it
+ * is cut: a resumable stream keeps its events in the store and the client
+ * resumes; any other stream ends, as its client has stopped taking it.
+ */
+export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
+
+/** Whether `response` holds more unsent bytes than MAX_UNSENT_BYTES. */
+export function overfull(response: ServerResponse): boolean {
+  return response.writableLength > MAX_UNSENT_BYTES;
+}
+
 /** Writes the SSE response head. */
 export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}): void {
   response.writeHead(200, {
@@ -135,7 +147,13 @@ export class SseStream {
     if (this.ended) return;
     const sequence = ++this.sequence;
     this.store.append(this.key, { sequence, message });
-    this.connection?.write(`id: ${this.id}_${sequence}\ndata: ${message}\n\n`);
+    if (!this.connection) return;
+    this.connection.write(`id: ${this.id}_${sequence}\ndata: ${message}\n\n`);
+    if (overfull(this.connection)) {
+      // The client does not read: drop the connection, keep the stream (it resumes from the store).
+      this.connection.destroy();
+      this.connection = null;
+    }
   }
 
   /** The stream is complete: the connection carrying it ends; a later resumption replays and ends. */
@@ -200,6 +218,7 @@ export class ResponseStream {
     if (this.response.writableEnded) return;
     this.lastWrite = Date.now();
     this.response.write(text);
+    if (overfull(this.response)) this.response.destroy(); // not read: its request is cancelled (close)
   }
 
   private stop(): void {

@@ -1,0 +1,80 @@
+// What a request's authorization means to the server (basic/authorization):
+// the verified identity a transport attaches to a request, and the scopes a
+// tool, resource or prompt needs. The checks of the token itself (signature,
+// audience, expiry) are the transport's (transports/auth.ts); stdio has none
+// ("retrieve credentials from the environment", basic/authorization#protocol-requirements).
+import { ProtocolError } from "./errors.js";
+
+/** The verified identity of a request's bearer token. Never holds the token. */
+export interface AuthInfo {
+  /** The token's subject (`sub`): the user or service it was issued for. */
+  readonly subject?: string;
+  /** The OAuth client it was issued to (`client_id`, else `azp`). */
+  readonly clientId?: string;
+  /** Its issuer (`iss`): one of the authorization servers the metadata names. */
+  readonly issuer?: string;
+  /** The scopes it grants. */
+  readonly scopes: readonly string[];
+  /** Expiry, seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** Every claim, for what the fields above do not cover. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** A request's authorization as a transport attaches it to the request's channel. */
+export interface Authorization {
+  readonly info: AuthInfo;
+  /**
+   * The scopes of `needed` this authorization lacks, none when it has them all;
+   * a broader scope may imply narrower ones (2026-07-28 basic/authorization#step-up-authorization-flow).
+   */
+  missing(needed: readonly string[]): readonly string[];
+}
+
+/**
+ * JSON-RPC code of a refused scope: implementation-defined (-32000..-32019,
+ * 2026-07-28 basic/index#error-codes). Over HTTP the status (403) and the
+ * WWW-Authenticate challenge carry the meaning.
+ */
+export const INSUFFICIENT_SCOPE = -32010;
+
+/**
+ * The token lacks a scope the operation needs. Over HTTP: 403 with
+ * `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`
+ * naming every scope the operation needs (basic/authorization#runtime-insufficient-scope-errors).
+ */
+export class InsufficientScopeError extends ProtocolError {
+  override name = "InsufficientScopeError";
+  constructor(
+    /** Every scope the operation needs. */
+    readonly scopes: readonly string[],
+    what: string,
+    missing: readonly string[],
+  ) {
+    super(INSUFFICIENT_SCOPE, `Forbidden: ${what} needs scope ${missing.join(" ")}, which the token lacks`, {
+      requiredScopes: scopes,
+    });
+  }
+}
+
+/** Throws InsufficientScopeError when `authorization` lacks one of `needed`; without authorization (no auth configured) nothing is checked. */
+export function requireScopes(
+  authorization: Authorization | undefined,
+  needed: readonly string[] | undefined,
+  what: string,
+): void {
+  if (!authorization || !needed || needed.length === 0) return;
+  const missing = authorization.missing(needed);
+  if (missing.length > 0) throw new InsufficientScopeError(needed, what, missing);
+}
+
+/** Checks the `scopes` option of a registration: non-empty strings without spaces (RFC 6749 §3.3 scope tokens). */
+export function checkedScopes(scopes: readonly string[] | undefined, what: string): readonly string[] | undefined {
+  if (scopes === undefined) return undefined;
+  for (const scope of scopes)
+    if (typeof scope !== "string" || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))
+      throw new TypeError(
+        `${what}: invalid scope ${JSON.stringify(scope)} (RFC 6749 §3.3: printable ASCII, no space, " or \\)`,
+      );
+  return [...scopes];
+}

@@ -1,0 +1,245 @@
+// Abandoned sessions must not lock new clients out: at the session cap a new
+// initialize evicts the least recently active idle session, never one with a
+// connected stream or work in flight, and only when every session is busy is
+// it refused (503 + Retry-After). Per-session bounds refuse the item beyond
+// them with an error that names the limit.
+import { Agent } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, test } from "vitest";
+import { McpServer, type ServerOptions } from "../../runtime/server/index.js";
+import { serveHttp, type HttpOptions, type HttpServerHandle } from "../../runtime/transports/http.js";
+import { InMemoryEventStore } from "../../runtime/transports/sse.js";
+import { inProcess } from "./support.js";
+import { ACCEPT_BOTH, initializeMessage, openSession, openSse, raw, type RawResponse } from "./http-support.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const handles: HttpServerHandle[] = [];
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+afterEach(async () => {
+  for (const handle of handles.splice(0)) await handle.close();
+});
+
+/** A server whose `wait` tool runs until `release()`. */
+function buildServer(options: ServerOptions = {}) {
+  const server = new McpServer({ name: "sessions", version: "1" }, { logger: () => {}, ...options });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  server.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }) =>
+    String(text),
+  );
+  server.tool("wait", {}, async () => {
+    await released;
+    return "released";
+  });
+  return { server, release };
+}
+
+async function start(options: HttpOptions, server = buildServer().server): Promise<HttpServerHandle> {
+  const handle = await serveHttp(server, options);
+  handles.push(handle);
+  return handle;
+}
+
+function postKeepAlive(url: string, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return raw("POST", url, {
+    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers },
+    body: JSON.stringify(message),
+    agent,
+  });
+}
+
+/** `count` initialize POSTs that never come back, 16 at a time; their session ids. */
+async function abandon(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 16) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(16, count - i) }, () => postKeepAlive(url, initializeMessage())),
+    );
+    for (const response of batch) {
+      expect(response.status).toBe(200);
+      ids.push(response.headers["mcp-session-id"] as string);
+    }
+  }
+  return ids;
+}
+
+const echo = (id: number, text = "hi") => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", arguments: { text } },
+});
+
+describe("eviction at the session cap", () => {
+  test("1000 abandoned sessions, then a new client (the official SDK) initializes and calls a tool", async () => {
+    const handle = await start({}); // the default cap: 1000
+    const abandoned = await abandon(handle.url, 1000);
+    expect(handle.transport.sessionCount).toBe(1000);
+
+    const client = new Client({ name: "late", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    const result = await client.callTool({ name: "echo", arguments: { text: "still served" } });
+    expect(result.content).toEqual([{ type: "text", text: "still served" }]);
+    await client.close();
+    // The least recently active one made room; it is gone (404), the next oldest is not.
+    const evicted = await postKeepAlive(handle.url, echo(1), { "Mcp-Session-Id": abandoned[0]! });
+    expect(evicted.status).toBe(404);
+    const kept = await postKeepAlive(handle.url, echo(1), { "Mcp-Session-Id": abandoned[1]! });
+    expect(kept.status).toBe(200);
+  });
+
+  test("a session with an open stream or a request in flight is never evicted; 503 + Retry-After when all are busy", async () => {
+    const { server, release } = buildServer();
+    const handle = await start({ maxSessions: 3 }, server);
+    const streaming = await openSession(handle.url);
+    const stream = await openSse("GET", handle.url, { Accept: "text/event-stream", "Mcp-Session-Id": streaming });
+    expect(stream.status).toBe(200);
+    const working = await openSession(handle.url);
+    const waiting = postKeepAlive(
+      handle.url,
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait", arguments: {} } },
+      { "Mcp-Session-Id": working },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the call is in flight
+    const idle = await openSession(handle.url);
+
+    // Full: the new one evicts the idle session, the oldest busy ones stay.
+    const fourth = await postKeepAlive(handle.url, initializeMessage());
+    expect(fourth.status).toBe(200);
+    expect((await postKeepAlive(handle.url, echo(2), { "Mcp-Session-Id": idle })).status).toBe(404);
+    // The fourth is idle too (it never sent anything else): the next evicts it.
+    const fifth = await postKeepAlive(handle.url, initializeMessage());
+    expect(fifth.status).toBe(200);
+    // Make the fifth busy as well: now every session is, and a new one is refused.
+    const fifthId = fifth.headers["mcp-session-id"] as string;
+    const fifthStream = await openSse("GET", handle.url, { Accept: "text/event-stream", "Mcp-Session-Id": fifthId });
+    const refused = await postKeepAlive(handle.url, initializeMessage());
+    expect([refused.status, refused.headers["retry-after"]]).toEqual([503, "5"]);
+    expect(JSON.parse(refused.body).error.message).toMatch(/every session is busy/);
+
+    // The busy ones were never touched.
+    expect((await postKeepAlive(handle.url, echo(3), { "Mcp-Session-Id": streaming })).status).toBe(200);
+    release();
+    expect(JSON.parse((await waiting).body).result.content[0].text).toBe("released");
+    // The work done, that session is idle and may now make room.
+    stream.reader.close();
+    fifthStream.reader.close();
+    expect((await postKeepAlive(handle.url, initializeMessage())).status).toBe(200);
+  });
+
+  test("the HTTP+SSE endpoint counts against the same cap and may evict an idle Streamable HTTP session", async () => {
+    const handle = await start({ maxSessions: 1 });
+    const idle = await openSession(handle.url);
+    const sse = await openSse("GET", handle.url.replace(/\/mcp$/, "/sse"), { Accept: "text/event-stream" });
+    expect(sse.status).toBe(200);
+    expect((await postKeepAlive(handle.url, echo(1), { "Mcp-Session-Id": idle })).status).toBe(404);
+    // The SSE session holds its stream open: it is busy, so nothing more fits.
+    const refused = await postKeepAlive(handle.url, initializeMessage());
+    expect(refused.status).toBe(503);
+    sse.reader.close();
+  });
+
+  test("memory returns near its baseline once abandoned sessions are gone", async () => {
+    const store = new InMemoryEventStore();
+    const { server } = buildServer();
+    const handle = await start({ maxSessions: 500, eventStore: store }, server);
+    await abandon(handle.url, 10); // warm-up: revision tables loaded, code compiled
+    gc();
+    const baseline = process.memoryUsage().heapUsed;
+    // 500 abandoned sessions, then 500 more that evict every one of them, then those end too.
+    await abandon(handle.url, 500);
+    const replacing = await abandon(handle.url, 500);
+    gc();
+    const peak = process.memoryUsage().heapUsed;
+    for (const id of replacing)
+      expect((await raw("DELETE", handle.url, { headers: { "Mcp-Session-Id": id }, agent })).status).toBe(204);
+    expect(handle.transport.sessionCount).toBe(0);
+    expect(server.sessions.size).toBe(0);
+    expect(store.size).toBe(0);
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    // Sessions cost a few KB each: 500 of them are visible at the peak, and gone after.
+    expect(peak - baseline).toBeGreaterThan(0);
+    expect(after - baseline).toBeLessThan(Math.max(2 * 1024 * 1024, (peak - baseline) / 2));
+  });
+});
+
+describe("per-session bounds", () => {
+  test("server-to-client requests beyond pendingClientRequests are refused, naming the limit", async () => {
+    const server = new McpServer(
+      { name: "bounds", version: "1" },
+      { logger: () => {}, sessionLimits: { pendingClientRequests: 2 } },
+    );
+    server.tool("ask_three", {}, async (_args, context) => {
+      const asks = [0, 1, 2].map((i) =>
+        context.request("roots/list", undefined).then(
+          () => `ok ${i}`,
+          (error: Error) => `refused ${i}: ${error.message}`,
+        ),
+      );
+      return (await Promise.all(asks)).join("\n");
+    });
+    const client = await inProcess(server);
+    client.answer = () => ({ roots: [] });
+    await client.initialize("2025-11-25", { roots: {} });
+    const response = await client.request("tools/call", { name: "ask_three", arguments: {} });
+    expect(response["result"]["content"][0]["text"]).toBe(
+      "ok 0\nok 1\nrefused 2: roots/list: 2 requests to the client already wait for its answer",
+    );
+    client.close();
+  });
+
+  test("requests beyond inflightRequests get an error naming the limit; the session goes on", async () => {
+    const server = new McpServer(
+      { name: "bounds", version: "1" },
+      { logger: () => {}, sessionLimits: { inflightRequests: 2 } },
+    );
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.tool("wait", {}, async () => {
+      await released;
+      return "done";
+    });
+    const client = await inProcess(server);
+    await client.initialize("2025-11-25");
+    const first = client.request("tools/call", { name: "wait", arguments: {} });
+    const second = client.request("tools/call", { name: "wait", arguments: {} });
+    const third = await client.request("tools/call", { name: "wait", arguments: {} });
+    expect(third["error"]).toEqual({
+      code: -32603,
+      message: "Server busy: 2 requests are already in flight in this session",
+    });
+    release();
+    expect((await first)["result"]["content"][0]["text"]).toBe("done");
+    expect((await second)["result"]["content"][0]["text"]).toBe("done");
+    expect((await client.request("ping"))["result"]).toEqual({});
+    client.close();
+  });
+
+  test("resources/subscribe beyond the subscriptions bound is -32602 naming it", async () => {
+    const server = new McpServer(
+      { name: "bounds", version: "1" },
+      { logger: () => {}, sessionLimits: { subscriptions: 1 } },
+    );
+    server.resource("file:///a", { name: "a" }, () => "a");
+    server.resourceTemplate("file:///{name}", { name: "any" }, (uri) => uri);
+    const client = await inProcess(server);
+    await client.initialize("2025-11-25");
+    expect((await client.request("resources/subscribe", { uri: "file:///a" }))["result"]).toEqual({});
+    const refused = await client.request("resources/subscribe", { uri: "file:///b" });
+    expect(refused["error"]["code"]).toBe(-32602);
+    expect(refused["error"]["message"]).toMatch(/at most 1 subscriptions per session/);
+    client.close();
+  });
+
+  test("an invalid bound is refused at construction", () => {
+    expect(() => new McpServer({ name: "x", version: "1" }, { sessionLimits: { inflightRequests: 0 } })).toThrow(
+      "sessionLimits.inflightRequests must be a positive integer, not 0",
+    );
+  });
+});
