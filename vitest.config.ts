@@ -11,6 +11,7 @@ export default defineConfig({
       "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),
       "mcpgen/http": fileURLToPath(new URL("./runtime/transports/http.ts", import.meta.url)),
       "mcpgen/jwt": fileURLToPath(new URL("./runtime/auth/jwt.ts", import.meta.url)),
+      "mcpgen/redis": fileURLToPath(new URL("./runtime/redis/index.ts", import.meta.url)),
     },
   },
   test: {

@@ -59,6 +59,7 @@ import { InputRequired } from "./input-round.js";
 import { TaskService, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { checkedScopes, requireScopes } from "./authorization.js";
+import { isBusMessage, type BusMessage, type ServerBus } from "./bus.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 
@@ -112,6 +113,12 @@ export interface ServerOptions {
   sessionLimits?: SessionLimits;
   /** Where tasks live and their default retention and polling interval (tools with `task` options). */
   tasks?: TasksOptions;
+  /**
+   * Several processes serving the same clients: change notifications and task
+   * signals go to the other processes through this bus (mcpgen/redis has one).
+   * Default: none, this process alone.
+   */
+  bus?: ServerBus;
 }
 
 /** Completes one argument: the values that start with, or otherwise fit, what the user typed. */
@@ -324,6 +331,7 @@ export class McpServer implements SessionHost {
     this.listChanged = options.listChanged ?? true;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1)
       throw new RangeError(`pageSize must be a positive integer, not ${options.pageSize}`);
+    options.bus?.subscribe((message) => this.fromBus(message));
   }
 
   /** The connected sessions. */
@@ -538,9 +546,13 @@ export class McpServer implements SessionHost {
     this.listeners.addKeyedFilter({
       field: TASK_FILTER_FIELD,
       method: TASK_NOTIFICATION,
-      known: (id) => this.tasks.isRunning(id),
+      known: (id) => this.tasks.canTellOf(id),
     });
-    this.tasks.subscribed = (method, id, params) => this.listeners.keyedChanged(method, id, params);
+    this.tasks.subscribed = (method, id, params) => {
+      this.listeners.keyedChanged(method, id, params);
+      this.publish({ kind: "task_status", method, taskId: id, params });
+    };
+    if (this.options.bus) this.tasks.signalOthers = (message) => this.options.bus!.publish(message);
     const methods = this.tasks.methods(this.pageSize);
     this.extension("tasks", { handlers: methods.extension }).catch((error: unknown) =>
       this.logger("error", "cannot serve the tasks extension", String(error)),
@@ -565,9 +577,43 @@ export class McpServer implements SessionHost {
    * resources/subscribe, and subscriptions/listen requests naming it.
    */
   resourceUpdated(uri: string): void {
+    this.deliverResourceUpdated(uri);
+    this.publish({ kind: "resource_updated", uri });
+  }
+
+  private deliverResourceUpdated(uri: string): void {
     for (const session of this.sessionSet)
       if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
     this.listeners.resourceUpdated(uri);
+  }
+
+  /** Tells the other processes (ServerOptions.bus); a bus that fails is logged, this process's clients are told anyway. */
+  private publish(message: BusMessage): void {
+    this.options.bus?.publish(message).catch((error: unknown) =>
+      this.logger("warning", `other server processes were not told of ${message.kind}`, String(error)),
+    );
+  }
+
+  /** What another process published: delivered to this process's clients, never published again. */
+  private fromBus(message: unknown): void {
+    if (!isBusMessage(message)) {
+      this.logger("warning", "dropped a malformed message from the bus", JSON.stringify(message)?.slice(0, 200));
+      return;
+    }
+    switch (message.kind) {
+      case "list_changed":
+        this.capabilityCache = new WeakMap();
+        this.deliverListChanged(message.feature);
+        return;
+      case "resource_updated":
+        this.deliverResourceUpdated(message.uri);
+        return;
+      case "task_status":
+        this.listeners.keyedChanged(message.method, message.taskId, { ...message.params });
+        return;
+      case "task_signal":
+        this.taskService?.signal(message.taskId, message);
+    }
   }
 
   /** The x-mcp-header parameters of a registered tool. */
@@ -604,7 +650,7 @@ export class McpServer implements SessionHost {
   /** list_changed notifications, one per feature per tick however many changes it saw. */
   private featureChanged(feature: Feature): void {
     this.capabilityCache = new WeakMap(); // what is offered may have changed
-    if (!this.listChanged || (this.sessionSet.size === 0 && this.listeners.size === 0)) return;
+    if (!this.listChanged || (this.sessionSet.size === 0 && this.listeners.size === 0 && !this.options.bus)) return;
     if (this.changed.size === 0) queueMicrotask(() => this.flushChanged());
     this.changed.add(feature);
   }
@@ -613,10 +659,16 @@ export class McpServer implements SessionHost {
     const features = [...this.changed];
     this.changed.clear();
     for (const feature of features) {
-      const method = `notifications/${feature}/list_changed`;
-      for (const session of this.sessionSet) if (session.isInitialized) session.notify(method);
-      this.listeners.listChanged(method);
+      this.deliverListChanged(feature);
+      this.publish({ kind: "list_changed", feature });
     }
+  }
+
+  private deliverListChanged(feature: Feature): void {
+    if (!this.listChanged) return;
+    const method = `notifications/${feature}/list_changed`;
+    for (const session of this.sessionSet) if (session.isInitialized) session.notify(method);
+    this.listeners.listChanged(method);
   }
 
   // --- capabilities and initialize -----------------------------------------------

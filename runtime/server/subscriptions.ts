@@ -42,7 +42,7 @@ export interface KeyedFilter {
   /** The notification it opts in to; its capability (from the method table) must be the client's. */
   readonly method: string;
   /** Whether this server can tell of the thing with this id (the acknowledgment lists only those). */
-  known(id: string): boolean;
+  known(id: string): boolean | Promise<boolean>;
 }
 
 export interface ListenLimits {
@@ -107,6 +107,7 @@ export class Listeners {
     if (requested["resourceSubscriptions"] !== undefined && offers(RESOURCE_UPDATED))
       honored["resourceSubscriptions"] = [...honoredUris];
     const keyed = new Map<string, Set<string>>();
+    const asking: Promise<void>[] = [];
     for (const filter of this.keyedFilters.values()) {
       const asked = requested[filter.field];
       const entry = Object.prototype.hasOwnProperty.call(scope.wire.tables.methods, filter.method)
@@ -122,11 +123,35 @@ export class Listeners {
           INVALID_PARAMS,
           `Invalid params: at most ${this.maxUris} ${filter.field} per subscription (${ids.length} given)`,
         );
-      const agreed = new Set(ids.filter((id) => filter.known(id)));
-      keyed.set(filter.method, agreed);
-      honored[filter.field] = [...agreed];
+      const field = filter.field;
+      asking.push(
+        Promise.all(ids.map((id) => filter.known(id))).then((known) => {
+          const agreed = new Set(ids.filter((_, i) => known[i]));
+          keyed.set(filter.method, agreed);
+          honored[field] = [...agreed];
+        }),
+      );
     }
     const id = inflight.id;
+    // Only when something must be looked up (a shared task store) does the acknowledgment wait.
+    if (asking.length > 0)
+      return Promise.all(asking).then(() => this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored));
+    return this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored);
+  }
+
+  private subscribe(
+    id: RequestId,
+    inflight: Inflight,
+    session: Session,
+    methods: Set<string>,
+    honoredUris: Set<string>,
+    keyed: Map<string, Set<string>>,
+    honored: Record<string, unknown>,
+  ): Promise<unknown> {
+    const { scope } = inflight;
+    if (inflight.done || inflight.cancelled) return Promise.resolve(undefined);
+    if (this.open.size >= this.maxListeners)
+      throw new ProtocolError(INTERNAL_ERROR, `the server has ${this.maxListeners} open subscriptions, its limit`);
     return new Promise((resolve) => {
       const listener: Listener = {
         id,

@@ -11,6 +11,7 @@
 // this process. Which flavour a wire speaks is read from its method table
 // (task-flavours.ts), never from a revision's name.
 import { isObject, type Check } from "../validation.js";
+import type { BusMessage } from "./bus.js";
 import type { MessageTables } from "../index.js";
 import { declared } from "./capabilities.js";
 import type { Inflight, RequestContext, Scope } from "./context.js";
@@ -128,7 +129,9 @@ export class RunningTask {
   }
 
   /** tasks/update: answers for outstanding keys; others are ignored (tasks.md#task-update-requests). */
-  answer(responses: { readonly [key: string]: unknown }, results: MessageTables["results"]): void {
+  answer(responses: { readonly [key: string]: unknown }): void {
+    // Checked with the tables of the revision the task was created in (the answers come in its shapes).
+    const results: MessageTables["results"] = this.inflight.scope.wire.tables.results;
     let answered = false;
     for (const [key, value] of Object.entries(responses)) {
       const wait = this.waiting.get(key);
@@ -207,9 +210,37 @@ export class TaskService {
   /** Where status changes of subscribable tasks go (the server's subscriptions/listen registry). */
   subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
 
-  /** Whether a task's work runs in this process (only those can be told of here). */
+  /**
+   * Tells the process running a task of a cancellation or input that reached
+   * this one (ServerOptions.bus); undefined when this process is alone.
+   */
+  signalOthers: ((message: BusMessage) => Promise<void>) | undefined;
+
+  /** Whether a task's work runs in this process. */
   isRunning(taskId: string): boolean {
     return this.running.has(taskId);
+  }
+
+  /**
+   * Whether a listener may be told of this task's changes: its work runs here,
+   * or, with a bus, anywhere (the store has it unfinished).
+   */
+  async canTellOf(taskId: string): Promise<boolean> {
+    if (this.running.has(taskId)) return true;
+    if (!this.signalOthers) return false;
+    const state = await this.store.get(taskId).catch(() => undefined);
+    return state !== undefined && !isTerminal(state.status);
+  }
+
+  /** A cancellation or input from another process, for a task whose work may run here. */
+  signal(taskId: string, message: { readonly cancel?: string; readonly inputResponses?: Readonly<Record<string, unknown>> }): void {
+    const running = this.running.get(taskId);
+    if (!running) return;
+    if (message.inputResponses) running.answer(message.inputResponses);
+    if (message.cancel !== undefined) {
+      running.abort(message.cancel);
+      void this.store.get(taskId).then((state) => running.announce(state), () => {});
+    }
   }
 
   constructor(
@@ -371,7 +402,11 @@ export class TaskService {
     const scope = context.inflight.scope;
     const state = await this.visible(params.taskId, scope, context.session);
     const responses = isObject(params.inputResponses) ? params.inputResponses : {};
-    if (!isTerminal(state.status)) this.running.get(state.taskId)?.answer(responses, scope.wire.tables.results);
+    if (!isTerminal(state.status)) {
+      const running = this.running.get(state.taskId);
+      if (running) running.answer(responses);
+      else await this.signalOthers?.({ kind: "task_signal", taskId: state.taskId, inputResponses: responses });
+    }
     return {};
   }
 
@@ -386,8 +421,11 @@ export class TaskService {
       statusMessage: "Cancelled by the client",
     });
     const running = this.running.get(state.taskId);
-    running?.abort("the task was cancelled (tasks/cancel)");
-    running?.announce(after);
+    const reason = "the task was cancelled (tasks/cancel)";
+    if (running) {
+      running.abort(reason);
+      running.announce(after);
+    } else await this.signalOthers?.({ kind: "task_signal", taskId: state.taskId, cancel: reason });
     return flavour.cancelled(after ?? state);
   }
 

@@ -63,6 +63,13 @@ export interface HttpOptions extends GuardOptions {
   /** A comment line on a quiet per-request SSE stream (subscriptions/listen) this often. Default 15 000 ms; 0 for none. */
   keepAliveMs?: number;
   /**
+   * Starts every session id this process mints, so that a load balancer in
+   * front of several processes can route a session's requests to the process
+   * that holds it (e.g. "a." routes Mcp-Session-Id a.* to this one; see
+   * ARCHITECTURE.md). Visible ASCII, at most 64 characters. Default "".
+   */
+  sessionIdPrefix?: string;
+  /**
    * Require OAuth bearer tokens (basic/authorization): Protected Resource
    * Metadata at the well-known URIs, 401/403 challenges, each request's token
    * verified, handshake sessions bound to the identity that opened them. Default: none.
@@ -285,7 +292,9 @@ export class StreamableHttpTransport {
   private readonly guard: RebindingGuard;
   /** Set when tokens are required (HttpOptions.auth). */
   private readonly resourceServer: ResourceServer | undefined;
-  private readonly options: Required<Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port" | "auth">> & {
+  private readonly options: Required<
+    Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port" | "auth" | "sessionIdPrefix">
+  > & {
     legacy: { ssePath: string; messagesPath: string } | null;
   };
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -310,9 +319,16 @@ export class StreamableHttpTransport {
       keepAliveMs: options.keepAliveMs ?? 15_000,
       legacy: legacy ? { ssePath: legacy.ssePath ?? "/sse", messagesPath: legacy.messagesPath ?? "/messages" } : null,
     };
+    const prefix = options.sessionIdPrefix ?? "";
+    // basic/transports#session-management: a session id holds only visible ASCII (0x21 to 0x7E).
+    if (!/^[\x21-\x7e]{0,64}$/.test(prefix))
+      throw new TypeError(`sessionIdPrefix ${JSON.stringify(prefix)} must be at most 64 visible ASCII characters`);
+    this.sessionIdPrefix = prefix;
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.options.sessionIdleMs, 60_000));
     this.sweeper.unref();
   }
+
+  private readonly sessionIdPrefix: string;
 
   /** Sessions whose initialize is being answered (they count against maxSessions). */
   private opening = 0;
@@ -343,6 +359,11 @@ export class StreamableHttpTransport {
       return true;
     }
     return false;
+  }
+
+  private newSessionId(): string {
+    // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
+    return this.sessionIdPrefix + randomBytes(16).toString("hex");
   }
 
   /** Marks activity, keeping the sessions map in order of last activity. */
@@ -463,7 +484,7 @@ export class StreamableHttpTransport {
 
   private initialize(response: ServerResponse, message: unknown, auth: RequestAuth | undefined): void {
     if (!this.roomForSession()) return sessionsBusy(response);
-    const state = new HttpSession(newSessionId(), this.server, this.options.eventStore, this.options.retryMs);
+    const state = new HttpSession(this.newSessionId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
     this.opening++;
     // basic/transports#session-management: the session id rides on the response carrying the InitializeResult.
@@ -659,7 +680,7 @@ export class StreamableHttpTransport {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     if (!this.roomForSession()) return sessionsBusy(response);
-    const id = newSessionId();
+    const id = this.newSessionId();
     openEventStream(response);
     const write = (json: string) => {
       response.write(`event: message\ndata: ${json}\n\n`);
@@ -780,11 +801,6 @@ function accepted(request: IncomingMessage): number {
 
 function isInitialize(message: unknown): boolean {
   return isObject(message) && message["method"] === "initialize";
-}
-
-function newSessionId(): string {
-  // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
-  return randomBytes(16).toString("hex");
 }
 
 /** Every session is busy (basic/transports: the server may refuse new sessions). */

@@ -1,0 +1,350 @@
+// Several mcpgen HTTP processes sharing one real redis-server on loopback
+// (mcpgen/redis), a client spreading its requests over them: a task created
+// through one is polled to completion and cancelled through another;
+// subscriptions/listen held on one receives the list_changed caused on
+// another; a multi round-trip retry lands on another process (the shared
+// requestState key); handshake sessions stay with their process behind a
+// balancer with Mcp-Session-Id affinity, including an SSE resumption; Redis
+// stopped mid-test: clear errors, the rest served, recovery once it returns.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, request, type Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startRedis, type RedisServer } from "../support/redis-server.js";
+import { ACCEPT_BOTH, initializeMessage, openSse, post } from "../server/http-support.js";
+
+const FIXTURE = fileURLToPath(new URL("../../dist/test/fixtures/servers/cluster.js", import.meta.url));
+const TASKS = "io.modelcontextprotocol/tasks";
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, extensions: { [TASKS]: {} } },
+  "io.modelcontextprotocol/clientInfo": { name: "cluster-test", version: "1" },
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Node {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  readonly stderr: string[];
+}
+
+async function startNode(redisUrl: string, route: string): Promise<Node> {
+  const child = spawn(process.execPath, [FIXTURE, "--port", "0", "--redis", redisUrl, "--route", route], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderr: string[] = [];
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line in 15 s: ${stderr.join("")}`)), 15_000);
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      const match = /ready (\S+)/.exec(chunk);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stderr.join("")}`)));
+  });
+  return { url, port: Number(new URL(url).port), child, stderr };
+}
+
+async function stopNode(node: Node): Promise<void> {
+  if (node.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => node.child.once("exit", resolve));
+  node.child.kill("SIGTERM");
+  const timer = setTimeout(() => node.child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** One per-request (2026-07-28) POST with the headers the revision requires. */
+async function call(node: Node, method: string, params: Record<string, unknown>, name?: string) {
+  const response = await post(
+    node.url,
+    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } },
+    {
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": method,
+      ...(name !== undefined ? { "Mcp-Name": name } : {}),
+    },
+  );
+  return { status: response.status, body: JSON.parse(response.body) as Record<string, any> };
+}
+
+let redis: RedisServer;
+let nodes: Node[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  nodes = await Promise.all(["n0", "n1", "n2"].map((route) => startNode(redis.url, route)));
+});
+
+afterAll(async () => {
+  await Promise.all(nodes.map(stopNode));
+  await redis?.stop();
+});
+
+describe("per-request clients spread over three processes", () => {
+  test("a task created through one is polled to completion through the others", async () => {
+    const [a, b, c] = nodes as [Node, Node, Node];
+    const created = await call(a, "tools/call", { name: "slow", arguments: { ms: 300 } }, "slow");
+    expect(created.body["result"]).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = created.body["result"].taskId as string;
+    let state: Record<string, any> = {};
+    for (let i = 0; i < 100 && state["status"] !== "completed"; i++) {
+      const got = await call(i % 2 ? b : c, "tasks/get", { taskId }, taskId);
+      expect(got.status).toBe(200);
+      state = got.body["result"];
+      if (state["status"] !== "completed") await sleep(50);
+    }
+    expect(state["status"]).toBe("completed");
+    expect(state["result"].content[0].text).toBe(`slept 300 ms on ${a.port}`);
+  });
+
+  test("tasks/cancel through another process stops the work where it runs", async () => {
+    const [a, b] = nodes as [Node, Node];
+    const created = await call(a, "tools/call", { name: "slow", arguments: { ms: 5_000 } }, "slow");
+    const taskId = created.body["result"].taskId as string;
+    const cancelled = await call(b, "tasks/cancel", { taskId }, taskId);
+    expect(cancelled.status).toBe(200);
+    await sleep(300);
+    // The work on A was aborted: the task stays cancelled (a finished handler would have tried to complete it).
+    const got = await call(a, "tasks/get", { taskId }, taskId);
+    expect(got.body["result"].status).toBe("cancelled");
+    const reasons = await call(a, "tools/call", { name: "aborted", arguments: {} }, "aborted");
+    if (!reasons.body["result"]) throw new Error(JSON.stringify(reasons.body));
+    expect(reasons.body["result"].content[0].text).toContain("the task was cancelled (tasks/cancel)");
+  });
+
+  test("subscriptions/listen held on one process receives the list_changed caused on another", async () => {
+    const [a, b] = nodes as [Node, Node];
+    const listen = await openSse(
+      "POST",
+      b.url,
+      {
+        "Content-Type": "application/json",
+        Accept: ACCEPT_BOTH,
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "subscriptions/listen",
+      },
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: META },
+      }),
+    );
+    expect(listen.status).toBe(200);
+    await listen.reader.until(() =>
+      listen.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
+    );
+    const announced = await call(a, "tools/call", { name: "announce", arguments: {} }, "announce");
+    expect(announced.body["result"].content[0].text).toBe(`announced by ${a.port}`);
+    const [changed] = (
+      await listen.reader.until(() =>
+        listen.reader.messages().some((m) => m["method"] === "notifications/tools/list_changed"),
+      )
+    )
+      .filter((e) => e.data.includes("list_changed"))
+      .map((e) => JSON.parse(e.data));
+    expect(changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]).toBe("listen-1");
+    listen.reader.close();
+  });
+
+  test("subscriptions/listen on one process names a task running on another and is told when it completes", async () => {
+    const [a, b] = nodes as [Node, Node];
+    const created = await call(a, "tools/call", { name: "slow", arguments: { ms: 400 } }, "slow");
+    const taskId = created.body["result"].taskId as string;
+    const listen = await openSse(
+      "POST",
+      b.url,
+      {
+        "Content-Type": "application/json",
+        Accept: ACCEPT_BOTH,
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "subscriptions/listen",
+      },
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-task",
+        method: "subscriptions/listen",
+        params: { notifications: { taskIds: [taskId] }, _meta: META },
+      }),
+    );
+    const acknowledged = (
+      await listen.reader.until(() =>
+        listen.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
+      )
+    )
+      .map((e) => (e.data ? JSON.parse(e.data) : {}))
+      .find((m) => m["method"] === "notifications/subscriptions/acknowledged")!;
+    expect(acknowledged["params"]["notifications"]["taskIds"]).toEqual([taskId]);
+    await listen.reader.until(() =>
+      listen.reader
+        .messages()
+        .some((m) => m["method"] === "notifications/tasks" && m["params"]["status"] === "completed"),
+    );
+    listen.reader.close();
+  });
+
+  test("a multi round-trip retry is accepted by another process (the requestState key is shared)", async () => {
+    const [a, b] = nodes as [Node, Node];
+    const first = await call(a, "tools/call", { name: "confirm", arguments: {} }, "confirm");
+    expect(first.body["result"].resultType).toBe("input_required");
+    const { requestState, inputRequests } = first.body["result"];
+    const [key] = Object.keys(inputRequests);
+    const retry = await call(
+      b,
+      "tools/call",
+      {
+        name: "confirm",
+        arguments: {},
+        requestState,
+        inputResponses: { [key!]: { action: "accept", content: { sure: true } } },
+      },
+      "confirm",
+    );
+    expect(retry.body["result"].content[0].text).toBe(`confirmed on ${b.port}`);
+  });
+});
+
+/**
+ * A load balancer with affinity on Mcp-Session-Id (and on the sessionId query
+ * of the 2024-11-05 endpoint): a session id starts with the route tag of the
+ * process that minted it (HttpOptions.sessionIdPrefix, "n1."); everything
+ * else goes round robin. What ARCHITECTURE.md asks of a deployment's balancer.
+ */
+async function affinityBalancer(backends: readonly Node[]): Promise<{ url: string; server: Server; hits: number[] }> {
+  let next = 0;
+  const hits = backends.map(() => 0);
+  const server = createServer((incoming, outgoing) => {
+    const url = new URL(incoming.url ?? "/", "http://balancer");
+    const key = (incoming.headers["mcp-session-id"] as string | undefined) ?? url.searchParams.get("sessionId");
+    const routed = key ? /^n(\d+)\./.exec(key) : null;
+    const index = routed ? Number(routed[1]) % backends.length : next++ % backends.length;
+    hits[index]!++;
+    const target = new URL(backends[index]!.url);
+    const proxied = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    proxied.on("error", () => outgoing.destroy());
+    outgoing.on("close", () => proxied.destroy());
+    incoming.pipe(proxied);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/mcp`, server, hits };
+}
+
+describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", () => {
+  test("the official SDK client's session stays on one process; others serve other sessions", async () => {
+    const balancer = await affinityBalancer(nodes);
+    try {
+      const seen = new Set<number>();
+      for (let i = 0; i < 6; i++) {
+        const client = new Client({ name: `v1-${i}`, version: "1" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(balancer.url)));
+        const ports = new Set<number>();
+        for (let j = 0; j < 4; j++) {
+          const result = await client.callTool({ name: "where", arguments: {} });
+          ports.add((result.structuredContent as { port: number }).port);
+        }
+        expect(ports.size).toBe(1); // every request of the session on its process
+        seen.add([...ports][0]!);
+        await client.close();
+      }
+      expect(seen.size).toBeGreaterThan(1); // sessions were spread
+    } finally {
+      balancer.server.closeAllConnections();
+      balancer.server.close();
+    }
+  });
+
+  test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through the balancer", async () => {
+    const balancer = await affinityBalancer(nodes);
+    try {
+      const init = await post(balancer.url, initializeMessage());
+      const sessionId = init.headers["mcp-session-id"] as string;
+      const headers = { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
+      await post(balancer.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+      const stream = await openSse(
+        "POST",
+        balancer.url,
+        { ...headers, "Content-Type": "application/json", Accept: ACCEPT_BOTH },
+        JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "poll_me", arguments: {} } }),
+      );
+      // The server primes the stream, sends progress, then closes the connection (not the stream).
+      await stream.reader.until(() => stream.reader.ended);
+      const lastId = stream.reader.events.filter((e) => e.id !== undefined).at(-1)!.id!;
+      expect(stream.reader.messages().some((m) => m["id"] === 5)).toBe(false);
+      await sleep(300);
+      const resumed = await openSse("GET", balancer.url, {
+        ...headers,
+        Accept: "text/event-stream",
+        "Last-Event-ID": lastId,
+      });
+      expect(resumed.status).toBe(200);
+      await resumed.reader.until(() => resumed.reader.messages().some((m) => m["id"] === 5));
+      const answer = resumed.reader.messages().find((m) => m["id"] === 5)!;
+      expect(answer["result"].content[0].text).toMatch(/after the poll/);
+      resumed.reader.close();
+    } finally {
+      balancer.server.closeAllConnections();
+      balancer.server.close();
+    }
+  });
+});
+
+describe("Redis stopped mid-test, then restarted", () => {
+  test("what needs Redis fails with a clear error meanwhile, the rest is served, and it recovers", async () => {
+    const [a, b] = nodes as [Node, Node];
+    await redis.halt();
+    try {
+      // A task cannot be created or read: the error names Redis.
+      const got = await call(b, "tasks/get", { taskId: "AAAAAAAAAAAAAAAAAAAAAA" }, "AAAAAAAAAAAAAAAAAAAAAA");
+      expect(got.body["error"]["code"]).toBe(-32603);
+      expect(got.body["error"]["message"]).toMatch(/Redis at 127\.0\.0\.1:\d+ is unavailable/);
+      // A tool that needs nothing shared is served, by every process.
+      for (const node of nodes) {
+        const where = await call(node, "tools/call", { name: "where", arguments: {} }, "where");
+        expect(where.body["result"].structuredContent).toEqual({ port: node.port });
+      }
+      // A task-capable call still runs (without a task, answered directly), as the store cannot take it.
+      const direct = await call(a, "tools/call", { name: "slow", arguments: { ms: 50 } }, "slow");
+      expect(direct.body["result"].content[0].text).toBe(`slept 50 ms on ${a.port}`);
+    } finally {
+      await redis.restart();
+    }
+    // The processes reconnect by themselves.
+    let recovered: Record<string, any> | undefined;
+    for (let i = 0; i < 100 && !recovered; i++) {
+      const created = await call(a, "tools/call", { name: "slow", arguments: { ms: 20 } }, "slow");
+      if (created.body["result"]?.resultType === "task") recovered = created.body["result"];
+      else await sleep(100);
+    }
+    expect(recovered).toBeDefined();
+    let status = "";
+    for (let i = 0; i < 100 && status !== "completed"; i++) {
+      const got = await call(b, "tasks/get", { taskId: recovered!["taskId"] }, recovered!["taskId"]);
+      status = got.body["result"]?.status ?? "";
+      if (status !== "completed") await sleep(50);
+    }
+    expect(status).toBe("completed");
+    for (const node of nodes) expect(node.child.exitCode).toBeNull();
+    expect(a.stderr.join("")).toMatch(/unreachable; reconnecting/);
+    expect(a.stderr.join("")).toMatch(/reachable again/);
+  });
+});
