@@ -589,9 +589,11 @@ export class McpServer implements SessionHost {
 
   /** Tells the other processes (ServerOptions.bus); a bus that fails is logged, this process's clients are told anyway. */
   private publish(message: BusMessage): void {
-    this.options.bus?.publish(message).catch((error: unknown) =>
-      this.logger("warning", `other server processes were not told of ${message.kind}`, String(error)),
-    );
+    this.options.bus
+      ?.publish(message)
+      .catch((error: unknown) =>
+        this.logger("warning", `other server processes were not told of ${message.kind}`, String(error)),
+      );
   }
 
   /** What another process published: delivered to this process's clients, never published again. */

@@ -135,7 +135,9 @@ export class Listeners {
     const id = inflight.id;
     // Only when something must be looked up (a shared task store) does the acknowledgment wait.
     if (asking.length > 0)
-      return Promise.all(asking).then(() => this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored));
+      return Promise.all(asking).then(() =>
+        this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored),
+      );
     return this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored);
   }
 

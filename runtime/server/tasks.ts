@@ -233,13 +233,19 @@ export class TaskService {
   }
 
   /** A cancellation or input from another process, for a task whose work may run here. */
-  signal(taskId: string, message: { readonly cancel?: string; readonly inputResponses?: Readonly<Record<string, unknown>> }): void {
+  signal(
+    taskId: string,
+    message: { readonly cancel?: string; readonly inputResponses?: Readonly<Record<string, unknown>> },
+  ): void {
     const running = this.running.get(taskId);
     if (!running) return;
     if (message.inputResponses) running.answer(message.inputResponses);
     if (message.cancel !== undefined) {
       running.abort(message.cancel);
-      void this.store.get(taskId).then((state) => running.announce(state), () => {});
+      void this.store.get(taskId).then(
+        (state) => running.announce(state),
+        () => {},
+      );
     }
   }
 
