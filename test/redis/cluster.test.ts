@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startRedis, type RedisServer } from "../support/redis-server.js";
+import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { ACCEPT_BOTH, initializeMessage, openSse, post } from "../server/http-support.js";
 
 const FIXTURE = fileURLToPath(new URL("../../dist/test/fixtures/servers/cluster.js", import.meta.url));

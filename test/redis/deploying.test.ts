@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import type { webcrypto } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startRedis, type RedisServer } from "../support/redis-server.js";
+import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { post } from "../server/http-support.js";
 
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RedisState, RedisUnavailableError } from "../../runtime/redis/index.js";
 import type { BusMessage } from "../../runtime/server/bus.js";
 import type { TaskState } from "../../runtime/server/task-store.js";
-import { startRedis, type RedisServer } from "../support/redis-server.js";
+import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 
 let redis: RedisServer;
 const quiet = () => {};
