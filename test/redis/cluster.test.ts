@@ -7,11 +7,11 @@
 // balancer with Mcp-Session-Id affinity, including an SSE resumption; Redis
 // stopped mid-test: clear errors, the rest served, recovery once it returns.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, request, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { prefixBalancer } from "../fixtures/balancer.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { ACCEPT_BOTH, initializeMessage, openSse, post } from "../server/http-support.js";
 
@@ -49,6 +49,21 @@ async function startNode(redisUrl: string, route: string): Promise<Node> {
     child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stderr.join("")}`)));
   });
   return { url, port: Number(new URL(url).port), child, stderr };
+}
+
+/** Opens subscriptions/listen on a process (per-request POST answered with an SSE stream). */
+function listen(node: Node, id: string, notifications: Record<string, unknown>) {
+  return openSse(
+    "POST",
+    node.url,
+    {
+      "Content-Type": "application/json",
+      Accept: ACCEPT_BOTH,
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "subscriptions/listen",
+    },
+    JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: META } }),
+  );
 }
 
 async function stopNode(node: Node): Promise<void> {
@@ -121,73 +136,43 @@ describe("per-request clients spread over three processes", () => {
 
   test("subscriptions/listen held on one process receives the list_changed caused on another", async () => {
     const [a, b] = nodes as [Node, Node];
-    const listen = await openSse(
-      "POST",
-      b.url,
-      {
-        "Content-Type": "application/json",
-        Accept: ACCEPT_BOTH,
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "subscriptions/listen",
-      },
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: "listen-1",
-        method: "subscriptions/listen",
-        params: { notifications: { toolsListChanged: true }, _meta: META },
-      }),
-    );
-    expect(listen.status).toBe(200);
-    await listen.reader.until(() =>
-      listen.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
+    const stream = await listen(b, "listen-1", { toolsListChanged: true });
+    expect(stream.status).toBe(200);
+    await stream.reader.until(() =>
+      stream.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
     );
     const announced = await call(a, "tools/call", { name: "announce", arguments: {} }, "announce");
     expect(announced.body["result"].content[0].text).toBe(`announced by ${a.port}`);
     const [changed] = (
-      await listen.reader.until(() =>
-        listen.reader.messages().some((m) => m["method"] === "notifications/tools/list_changed"),
+      await stream.reader.until(() =>
+        stream.reader.messages().some((m) => m["method"] === "notifications/tools/list_changed"),
       )
     )
       .filter((e) => e.data.includes("list_changed"))
       .map((e) => JSON.parse(e.data));
     expect(changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]).toBe("listen-1");
-    listen.reader.close();
+    stream.reader.close();
   });
 
   test("subscriptions/listen on one process names a task running on another and is told when it completes", async () => {
     const [a, b] = nodes as [Node, Node];
     const created = await call(a, "tools/call", { name: "slow", arguments: { ms: 400 } }, "slow");
     const taskId = created.body["result"].taskId as string;
-    const listen = await openSse(
-      "POST",
-      b.url,
-      {
-        "Content-Type": "application/json",
-        Accept: ACCEPT_BOTH,
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "subscriptions/listen",
-      },
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: "listen-task",
-        method: "subscriptions/listen",
-        params: { notifications: { taskIds: [taskId] }, _meta: META },
-      }),
-    );
+    const stream = await listen(b, "listen-task", { taskIds: [taskId] });
     const acknowledged = (
-      await listen.reader.until(() =>
-        listen.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
+      await stream.reader.until(() =>
+        stream.reader.messages().some((m) => m["method"] === "notifications/subscriptions/acknowledged"),
       )
     )
       .map((e) => (e.data ? JSON.parse(e.data) : {}))
       .find((m) => m["method"] === "notifications/subscriptions/acknowledged")!;
     expect(acknowledged["params"]["notifications"]["taskIds"]).toEqual([taskId]);
-    await listen.reader.until(() =>
-      listen.reader
+    await stream.reader.until(() =>
+      stream.reader
         .messages()
         .some((m) => m["method"] === "notifications/tasks" && m["params"]["status"] === "completed"),
     );
-    listen.reader.close();
+    stream.reader.close();
   });
 
   test("a multi round-trip retry is accepted by another process (the requestState key is shared)", async () => {
@@ -211,47 +196,12 @@ describe("per-request clients spread over three processes", () => {
   });
 });
 
-/**
- * A load balancer with affinity on Mcp-Session-Id (and on the sessionId query
- * of the 2024-11-05 endpoint): a session id starts with the route tag of the
- * process that minted it (HttpOptions.sessionIdPrefix, "n1."); everything
- * else goes round robin. What ARCHITECTURE.md asks of a deployment's balancer.
- */
-async function affinityBalancer(backends: readonly Node[]): Promise<{ url: string; server: Server; hits: number[] }> {
-  let next = 0;
-  const hits = backends.map(() => 0);
-  const server = createServer((incoming, outgoing) => {
-    const url = new URL(incoming.url ?? "/", "http://balancer");
-    const key = (incoming.headers["mcp-session-id"] as string | undefined) ?? url.searchParams.get("sessionId");
-    const routed = key ? /^n(\d+)\./.exec(key) : null;
-    const index = routed ? Number(routed[1]) % backends.length : next++ % backends.length;
-    hits[index]!++;
-    const target = new URL(backends[index]!.url);
-    const proxied = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    proxied.on("error", () => outgoing.destroy());
-    outgoing.on("close", () => proxied.destroy());
-    incoming.pipe(proxied);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/mcp`, server, hits };
-}
-
 describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", () => {
   test("the official SDK client's session stays on one process; others serve other sessions", async () => {
-    const balancer = await affinityBalancer(nodes);
+    const balancer = await prefixBalancer(
+      nodes.map((n) => n.url),
+      ["n0", "n1", "n2"],
+    );
     try {
       const seen = new Set<number>();
       for (let i = 0; i < 6; i++) {
@@ -268,13 +218,15 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       }
       expect(seen.size).toBeGreaterThan(1); // sessions were spread
     } finally {
-      balancer.server.closeAllConnections();
-      balancer.server.close();
+      balancer.close();
     }
   });
 
   test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through the balancer", async () => {
-    const balancer = await affinityBalancer(nodes);
+    const balancer = await prefixBalancer(
+      nodes.map((n) => n.url),
+      ["n0", "n1", "n2"],
+    );
     try {
       const init = await post(balancer.url, initializeMessage());
       const sessionId = init.headers["mcp-session-id"] as string;
@@ -302,8 +254,7 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       expect(answer["result"].content[0].text).toMatch(/after the poll/);
       resumed.reader.close();
     } finally {
-      balancer.server.closeAllConnections();
-      balancer.server.close();
+      balancer.close();
     }
   });
 });

@@ -5,7 +5,7 @@
 // balancer that routes as the section's nginx map does.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import type { webcrypto } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { prefixBalancer } from "../fixtures/balancer.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { post } from "../server/http-support.js";
 
@@ -133,42 +134,8 @@ async function waitForServer(url: string, stderr: () => string, child: ChildProc
   throw new Error(`server.mjs did not start: ${stderr()}`);
 }
 
-/** The nginx map of the section: a session id's prefix picks the process; anything else round robin. */
-async function balancer(): Promise<{ url: string; close(): void }> {
-  let next = 0;
-  const routes = ["a", "b"];
-  const server = createServer((incoming, outgoing) => {
-    const session = incoming.headers["mcp-session-id"] as string | undefined;
-    const routed = session ? routes.indexOf(session.split(".")[0]!) : -1;
-    const target = new URL(urls[routed >= 0 ? routed : next++ % urls.length]!);
-    const proxied = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    proxied.on("error", () => outgoing.destroy());
-    incoming.pipe(proxied);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 test("auth, two processes and Redis as the README deploys them", async () => {
-  const lb = await balancer();
+  const lb = await prefixBalancer(urls, ["a", "b"]); // the nginx map of the section
   try {
     // No token: 401 naming the metadata.
     const anonymous = await post(lb.url, { jsonrpc: "2.0", id: 1, method: "ping" });
