@@ -27,6 +27,10 @@
 // the floor measured in the same run with the same kind of request: legacy rows
 // to "floor (node:http)", per-request rows to "floor, per-request body".
 //
+// Then, in the same run, the deployment rows of bench/cluster.ts: per-request
+// tools/call through two processes sharing Redis vs one, and a task cycle on
+// the Redis store vs the in-memory one (skipped with --only, unless a word is "cluster").
+//
 // Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
@@ -348,3 +352,14 @@ console.log(
   `\n×floor: legacy rows (2025-11-25, handshake) against "${floors.legacy}"; ` +
     `per-request rows (2026-07-28, _meta and Mcp-* headers) against "${floors["per-request"]}".`,
 );
+
+if (only === undefined || only.includes("cluster")) {
+  console.log("");
+  const cluster = spawn(
+    process.execPath,
+    [join(import.meta.dirname, "cluster.js"), ...(quick ? ["--quick"] : []), "--rounds", String(rounds)],
+    { stdio: "inherit" },
+  );
+  const code = await new Promise<number | null>((resolve) => cluster.once("exit", resolve));
+  if (code !== 0) throw new Error(`bench/cluster exited with ${code}`);
+}

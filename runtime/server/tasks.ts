@@ -25,6 +25,7 @@ import {
   newTaskId,
   type TaskChange,
   type TaskState,
+  type TaskStatus,
   type TaskStore,
 } from "./task-store.js";
 import { requireClientCapability } from "./input-requests.js";
@@ -87,6 +88,8 @@ export class RunningTask {
     { method: string; params?: unknown; resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
   private writes: Promise<unknown> = Promise.resolve();
+  /** The status last announced, so that a write announces only a change (without reading the store first). */
+  private announced: TaskStatus = "working";
   private readonly expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -180,6 +183,7 @@ export class RunningTask {
   /** Tells the requester of a new status, where the flavour has a notification for it. */
   announce(state: TaskState | undefined): void {
     if (!state) return;
+    this.announced = state.status;
     if (this.flavour.statusNotification)
       this.session.notify(this.flavour.statusNotification, this.flavour.detailed(state));
     if (this.flavour.subscribedNotification)
@@ -190,9 +194,8 @@ export class RunningTask {
   private write(change: TaskChange): Promise<unknown> {
     this.writes = this.writes
       .then(async () => {
-        const before = await this.service.store.get(this.taskId);
         const after = await this.service.store.update(this.taskId, change);
-        if (after && after.status !== before?.status) this.announce(after);
+        if (after && after.status !== this.announced) this.announce(after);
       })
       .catch((error: unknown) =>
         this.service.logger("error", `task ${this.taskId}: cannot store its state`, String(error)),

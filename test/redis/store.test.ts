@@ -45,6 +45,12 @@ describe("RedisTaskStore", () => {
       expect(after).not.toHaveProperty("error");
       expect(await one.tasks.update("unknown", { status: "working" })).toBeUndefined();
       await expect(one.tasks.create(task("t1", "o"))).rejects.toThrow(/already exists/);
+      // Scripts run by digest; a Redis that lost them (a restart) is sent their text again.
+      await one.command(["SCRIPT", "FLUSH"]);
+      await one.tasks.create(task("t2", "o"));
+      expect(await two.tasks.update("t2", { status: "completed", result: "{}" })).toMatchObject({
+        status: "completed",
+      });
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
@@ -94,6 +100,29 @@ describe("RedisBus", () => {
 });
 
 describe("Redis unreachable", () => {
+  test("a Redis that hangs: each command fails after commandTimeoutMs, naming Redis; then it answers again", async () => {
+    const state = await RedisState.connect({ url: redis.url, logger: quiet, prefix: "hung", commandTimeoutMs: 300 });
+    try {
+      redis.freeze();
+      const started = Date.now();
+      const failures = await Promise.all(
+        ["a", "b", "c"].map((id) => state.tasks.get(id).catch((error: unknown) => error)),
+      );
+      const waited = Date.now() - started;
+      for (const failed of failures) {
+        expect(failed).toBeInstanceOf(RedisUnavailableError);
+        expect(String(failed)).toMatch(/Redis at 127\.0\.0\.1:\d+ is unavailable \(HGETALL\): no answer within 300 ms/);
+      }
+      expect(waited).toBeGreaterThanOrEqual(290);
+      expect(waited).toBeLessThan(1_500);
+      redis.thaw();
+      expect(await state.tasks.get("a")).toBeUndefined();
+    } finally {
+      redis.thaw();
+      await state.close();
+    }
+  });
+
   test("connect fails naming Redis; a dropped connection fails calls at once, then recovers", async () => {
     await expect(RedisState.connect({ url: "redis://127.0.0.1:1", logger: quiet })).rejects.toThrow(
       /cannot connect to Redis at 127\.0\.0\.1:1/,
