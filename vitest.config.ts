@@ -12,6 +12,7 @@ export default defineConfig({
       "mcpgen/http": fileURLToPath(new URL("./runtime/transports/http.ts", import.meta.url)),
       "mcpgen/jwt": fileURLToPath(new URL("./runtime/auth/jwt.ts", import.meta.url)),
       "mcpgen/redis": fileURLToPath(new URL("./runtime/redis/index.ts", import.meta.url)),
+      "mcpgen/client": fileURLToPath(new URL("./runtime/client/index.ts", import.meta.url)),
     },
   },
   test: {

@@ -112,6 +112,46 @@ function decode(raw: string): string | undefined {
   }
 }
 
+/**
+ * #value-encoding, the client's side: a value as a header carries it, plain
+ * when it is visible ASCII without leading or trailing whitespace and does
+ * not look like the sentinel, else the Base64 sentinel of its UTF-8 bytes.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/**
+ * The headers a client adds to a per-request POST that mirror its body
+ * (#standard-request-headers, #client-behavior): Mcp-Method, Mcp-Name where
+ * the method has one, and Mcp-Param-{Name} for each x-mcp-header parameter
+ * of the called tool whose argument is present.
+ */
+export function mirroredHeaders(
+  method: string,
+  params: unknown,
+  toolHeaders: readonly HeaderParam[] = [],
+  nameHeaders?: { readonly [method: string]: string },
+): Record<string, string> {
+  const headers: Record<string, string> = { "Mcp-Method": method };
+  const body = isObject(params) ? params : {};
+  const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method)
+    ? NAME_SOURCE[method]
+    : nameHeaders && Object.prototype.hasOwnProperty.call(nameHeaders, method)
+      ? nameHeaders[method]
+      : undefined;
+  if (source !== undefined && typeof body[source] === "string") headers["Mcp-Name"] = encodeHeaderValue(body[source]);
+  const args = isObject(body["arguments"]) ? body["arguments"] : {};
+  for (const param of toolHeaders) {
+    let value: unknown = args;
+    for (const key of param.path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    headers[`Mcp-Param-${param.name}`] = encodeHeaderValue(String(value));
+  }
+  return headers;
+}
+
 function mismatch(message: string): HeaderMismatch {
   return { code: HEADER_MISMATCH, message: `Header mismatch: ${message}` };
 }

@@ -4,6 +4,7 @@
 // else written to process.stdout (a stray console.log) goes to stderr.
 import type { McpServer } from "../server/server.js";
 import type { Session } from "../server/session.js";
+import { LineFramer } from "./lines.js";
 
 /** What the transport needs of its input: a byte stream (process.stdin, a socket, a PassThrough). */
 export interface InputStream {
@@ -47,7 +48,6 @@ export interface StdioConnection {
   close(): void;
 }
 
-const NEWLINE = 0x0a;
 
 /** Serves `server` on stdin/stdout until stdin ends. */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
@@ -85,44 +85,17 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
 
   const session = server.connect(send);
 
-  // Framing: split on "\n", drop a trailing "\r", skip blank lines.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let discarding = false;
-  const deliver = (line: string) => {
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (text.trim() !== "") session.receive(text);
-  };
+  const framer = new LineFramer(limit, {
+    line: (text) => session.receive(text),
+    oversized: (bytes, max) => session.receiveOversized(bytes, max),
+  });
   const onData = (chunk: Buffer | string) => {
     reading = true;
     try {
-      frame(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      framer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     } finally {
       reading = false;
       flush();
-    }
-  };
-  const frame = (bytes: Buffer) => {
-    let start = 0;
-    while (start < bytes.length) {
-      const end = bytes.indexOf(NEWLINE, start);
-      const stop = end === -1 ? bytes.length : end;
-      const size = pendingBytes + (stop - start);
-      if (size > limit) {
-        discarding = true;
-        pending = [];
-      } else if (!discarding) {
-        if (end !== -1 && pending.length === 0) deliver(bytes.toString("utf8", start, stop));
-        else pending.push(bytes.subarray(start, stop));
-      }
-      pendingBytes = size;
-      if (end === -1) break;
-      if (discarding) session.receiveOversized(pendingBytes, limit);
-      else if (pending.length > 0) deliver(Buffer.concat(pending).toString("utf8"));
-      pending = [];
-      pendingBytes = 0;
-      discarding = false;
-      start = end + 1;
     }
   };
 
@@ -146,9 +119,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     }
   };
   const onEnd = () => {
-    // A last line without "\n" is still a message.
-    if (pending.length > 0 && !discarding) deliver(Buffer.concat(pending).toString("utf8"));
-    pending = [];
+    framer.end();
     // The client is done sending (basic/lifecycle#stdio): answer what is in
     // flight, for at most graceMs, then close.
     const grace = setTimeout(() => close(0), graceMs);

@@ -1,0 +1,400 @@
+// mcpgen/client: one client API for servers of every revision, both eras.
+// Calls and handlers are written against 2026-07-28's shapes (the handler
+// revision, as on the server); the wire revision is the server's, and the
+// generated shims convert between them. A request's way out: _meta (modern) or
+// the session (legacy) → convert down → mirrored headers → send; its answer:
+// checked against the wire revision (connection.ts) → convert up → multi
+// round-trip input fulfilled and the request retried (modern).
+import type { RevisionInfo } from "../index.js";
+import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
+import { detectEra, rememberEra, type EraVerdict } from "./era.js";
+import { Connection, type RequestOptions } from "./connection.js";
+import { ConnectionClosedError, HttpStatusError, McpError } from "./errors.js";
+import type { ClientTransport } from "./transport.js";
+import { generatedRevisions, handlerWire, loadWire, type Wire } from "../server/revisions.js";
+import { headerParams, mirroredHeaders, type HeaderParam } from "../server/header-check.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from "../server/meta.js";
+import { HEADER_MISMATCH } from "../server/handler-revision.js";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  ListRootsResult,
+  ReadResourceResult,
+  ServerCapabilities,
+  Tool,
+} from "../server/handler-revision.js";
+import type {
+  ClientRequestMethod,
+  NotificationMethod,
+  ParamsOf,
+  ResultOf,
+  ServerNotificationMethod,
+} from "../../generated/2026-07-28/methods.js";
+import { isObject } from "../validation.js";
+
+/** What the client answers when the server asks (server-to-client requests, or multi round-trip input). */
+export interface ClientHandlers {
+  sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
+  elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
+  roots?: () => Promise<ListRootsResult>;
+}
+
+export interface ClientOptions {
+  clientInfo?: Implementation;
+  /** A generated revision to speak (e.g. "2025-06-18"); default: the server's era is detected and the newest shared revision used. */
+  revision?: string;
+  handlers?: ClientHandlers;
+  /** Capabilities beyond those the handlers imply (e.g. extensions), in 2026-07-28's shape. */
+  capabilities?: ClientCapabilities;
+  /** Default timeout of a request, in ms (default 60 000). */
+  timeoutMs?: number;
+  /** How long the stdio era probe (server/discover) waits before assuming a legacy server (default 3000 ms). */
+  probeTimeoutMs?: number;
+  /** Multi round-trip rounds one call may take before it fails (default 8). */
+  maxInputRounds?: number;
+  /** Requests in flight at most (default 1000). */
+  maxPending?: number;
+  /** Something the server sent that could not be used: an invalid notification, an answer to no request. Default: stderr. */
+  onProblem?: (error: Error) => void;
+}
+
+type Listener = (params: Record<string, unknown>) => void;
+/**
+ * What a caller passes: 2026-07-28's params without the per-request fields
+ * the client fills in (_meta's protocol version, client info and
+ * capabilities), so _meta is optional.
+ */
+export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta"> & {
+  _meta?: Partial<NonNullable<ParamsOf<M>>["_meta"]>;
+};
+/** The result of a request once multi round-trip input is done: never an InputRequiredResult. */
+export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
+
+const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
+
+export class Client {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
+  private verdict!: EraVerdict;
+  private serverDescription: {
+    info?: Implementation;
+    capabilities?: ServerCapabilities;
+    instructions?: string;
+  } = {};
+
+  private constructor(
+    private readonly connection: Connection,
+    private readonly options: ClientOptions,
+  ) {}
+
+  /** Starts the transport, finds the server's era and revision (or uses the pinned one), and handshakes where the era has one. */
+  static async connect(transport: ClientTransport, options: ClientOptions = {}): Promise<Client> {
+    let client!: Client;
+    const connection = new Connection(
+      transport,
+      {
+        request: (method, params, signal) => client.serveRequest(method, params, signal),
+        notification: (method, params) => client.deliver(method, params),
+        problem: (error) =>
+          (options.onProblem ?? ((e: Error) => process.stderr.write(`mcpgen client: ${e.message}\n`)))(error),
+      },
+      { timeoutMs: options.timeoutMs ?? 60_000, maxPending: options.maxPending ?? 1000 },
+    );
+    client = new Client(connection, options);
+    connection.wire = handlerWire;
+    await connection.start();
+    try {
+      client.verdict = await detectEra(connection, {
+        ...(options.revision ? { pinned: options.revision } : {}),
+        probeTimeoutMs: options.probeTimeoutMs ?? 3000,
+        meta: () => client.requestMeta(handlerWire.info.protocolVersion),
+      });
+      await client.begin();
+    } catch (error) {
+      await connection.close().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  /** The revision spoken with this server. */
+  get revision(): RevisionInfo {
+    return this.verdict.revision;
+  }
+
+  get era(): "modern" | "legacy" {
+    return this.verdict.era;
+  }
+
+  /** The server's name and version (initialize result, or serverInfo in a modern result's _meta). */
+  get serverInfo(): Implementation | undefined {
+    return this.serverDescription.info;
+  }
+
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.serverDescription.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.serverDescription.instructions;
+  }
+
+  /** The wire revision's tables and shims, loaded; the handshake for a legacy server. */
+  private async begin(): Promise<void> {
+    const wire = await loadWire(this.verdict.revision);
+    this.connection.wire = wire;
+    this.connection.context = { era: this.verdict.era, protocolVersion: this.verdict.revision.protocolVersion };
+    if (this.verdict.era === "legacy") await this.handshake();
+    else if (this.verdict.discover) this.describe(this.verdict.discover);
+    rememberEra(this.connection.transport.target, this.verdict);
+  }
+
+  private describe(result: Record<string, unknown>): void {
+    // Legacy: initialize's serverInfo; modern: every result's _meta (2026-07-28 basic/index#meta).
+    const meta = isObject(result["_meta"]) ? result["_meta"] : {};
+    const info = isObject(result["serverInfo"]) ? result["serverInfo"] : meta[META_SERVER_INFO];
+    this.serverDescription = {
+      ...(isObject(info) ? { info: info as unknown as Implementation } : {}),
+      ...(isObject(result["capabilities"]) ? { capabilities: result["capabilities"] as ServerCapabilities } : {}),
+      ...(typeof result["instructions"] === "string" ? { instructions: result["instructions"] } : {}),
+    };
+  }
+
+  /** basic/lifecycle#initialization: initialize, then notifications/initialized; then the GET stream where there is one. */
+  private async handshake(): Promise<void> {
+    const version = this.verdict.revision.protocolVersion;
+    this.connection.context = { era: "legacy" };
+    const result = (await this.connection.request(
+      "initialize",
+      {
+        protocolVersion: version,
+        capabilities: this.capabilities(),
+        clientInfo: this.options.clientInfo ?? DEFAULT_INFO,
+      },
+      { timeoutMs: this.options.timeoutMs ?? 60_000 },
+    )) as Record<string, unknown>;
+    const agreed = result["protocolVersion"];
+    const revision = generatedRevisions.find((r) => r.protocolVersion === agreed && r.lifecycle === "initialize");
+    if (!revision) {
+      await this.connection.close();
+      throw new McpError(
+        -32602,
+        `${this.connection.transport.target} answered initialize with protocol version ${JSON.stringify(agreed)}, which this client does not speak`,
+      );
+    }
+    if (revision.name !== this.verdict.revision.name) {
+      this.verdict = { ...this.verdict, revision };
+      this.connection.wire = await loadWire(revision);
+    }
+    this.describe(result);
+    this.connection.context = { era: "legacy", protocolVersion: revision.protocolVersion };
+    await this.connection.notify("notifications/initialized");
+    this.connection.transport.openStream?.(this.connection.context);
+  }
+
+  /** The client's capabilities in 2026-07-28's shape: what the handlers serve, and what the options add. */
+  private capabilities(): ClientCapabilities {
+    const handlers = this.options.handlers ?? {};
+    return {
+      ...(handlers.sampling ? { sampling: {} } : {}),
+      ...(handlers.elicitation ? { elicitation: {} } : {}),
+      ...(handlers.roots ? { roots: { listChanged: true } } : {}),
+      ...this.options.capabilities,
+    };
+  }
+
+  /** 2026-07-28 basic/index#meta: what every modern request says about its client. */
+  private requestMeta(version: string): Record<string, unknown> {
+    return {
+      [META_PROTOCOL_VERSION]: version,
+      [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
+      [META_CLIENT_CAPABILITIES]: this.capabilities(),
+    };
+  }
+
+  // --- requests ---------------------------------------------------------------------
+
+  /**
+   * Sends a request typed from 2026-07-28's method table and resolves with
+   * its result in 2026-07-28's shape, whatever revision the server speaks.
+   * Multi round-trip input is fulfilled by the handlers and the request retried.
+   */
+  async request<M extends ClientRequestMethod>(
+    method: M,
+    params: CallParams<M>,
+    options: RequestOptions = {},
+  ): Promise<Answer<M>> {
+    let body = { ...(params as unknown as Record<string, unknown>) };
+    const rounds = this.options.maxInputRounds ?? 8;
+    for (let round = 0; ; round++) {
+      const result = await this.once(method, body, options);
+      if (result["resultType"] !== "input_required") return result as Answer<M>;
+      if (round + 1 >= rounds)
+        throw new McpError(-32603, `${method} still asked for input after ${rounds} rounds (maxInputRounds)`);
+      body = await inputRound(
+        body,
+        result,
+        (inputMethod, inputParams, signal) => this.answerServer(inputMethod, inputParams, signal),
+        options.signal,
+      );
+    }
+  }
+
+  /** One exchange: converted down, sent, answered, converted up; a legacy session lost (404) is opened again once. */
+  private async once(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+    retried = false,
+  ): Promise<Record<string, unknown>> {
+    const wire = this.connection.wire;
+    const modern = this.verdict.era === "modern";
+    const { _meta, ...rest } = params;
+    const meta = isObject(_meta) ? _meta : {};
+    const withMeta = modern ? { ...rest, _meta: { ...meta, ...this.requestMeta(wire.info.protocolVersion) } } : params;
+    const down = wire.shims
+      ? (wire.shims.convertParams(method, withMeta, { from: handlerWire.info.name, to: wire.info.name })
+          .message as Record<string, unknown>)
+      : withMeta;
+    const toolName = method === "tools/call" && typeof down["name"] === "string" ? down["name"] : undefined;
+    const headers = modern
+      ? mirroredHeaders(method, down, toolName ? this.toolHeaders.get(toolName) : undefined, wire.tables.nameHeaders)
+      : undefined;
+    let result: unknown;
+    try {
+      result = await this.connection.request(method, down, { ...options, ...(headers ? { headers } : {}) });
+    } catch (error) {
+      if (retried) throw error;
+      // 2026-07-28 #client-behavior: a HeaderMismatch on tools/call may mean the tool's schema changed.
+      if (error instanceof McpError && error.code === HEADER_MISMATCH && toolName) {
+        await this.listTools();
+        return this.once(method, params, options, true);
+      }
+      // 2025-11-25 basic/transports#session-management: 404 for a session means start a new one.
+      if (error instanceof HttpStatusError && error.status === 404 && !modern) {
+        this.connection.transport.resetSession?.();
+        await this.handshake();
+        return this.once(method, params, options, true);
+      }
+      throw error;
+    }
+    const up = wire.shims
+      ? (wire.shims.convertResult(method, result, { from: wire.info.name, to: handlerWire.info.name })
+          .message as Record<string, unknown>)
+      : (result as Record<string, unknown>);
+    if (method === "tools/list") this.learnTools(up["tools"]);
+    return up;
+  }
+
+  /** x-mcp-header parameters of the listed tools, for the Mcp-Param-* headers of their calls. */
+  private learnTools(tools: unknown): void {
+    if (!Array.isArray(tools)) return;
+    for (const tool of tools) {
+      if (!isObject(tool) || typeof tool["name"] !== "string") continue;
+      const found = headerParams(tool["inputSchema"]);
+      if ("params" in found && found.params.length > 0) this.toolHeaders.set(tool["name"], found.params);
+      else this.toolHeaders.delete(tool["name"]);
+      if (this.toolHeaders.size > 10_000) break;
+    }
+  }
+
+  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+    return this.request("tools/call", { name, arguments: args }, options) as Promise<CallToolResult>;
+  }
+
+  /** Every tool, all pages. */
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const result = await this.request("tools/list", cursor ? { cursor } : {}, options);
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+  }
+
+  getPrompt(name: string, args: Record<string, string> = {}, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", { name, arguments: args }, options) as Promise<GetPromptResult>;
+  }
+
+  // --- what the server sends ------------------------------------------------------
+
+  /** Listens to a notification from the server (params in 2026-07-28's shape where it has the method); returns the undo. */
+  on(method: ServerNotificationMethod | NotificationMethod | string, listener: Listener): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  private deliver(method: string, params: unknown): void {
+    const set = this.listeners.get(method);
+    if (!set || set.size === 0) return;
+    const wire = this.connection.wire;
+    let up = params;
+    if (wire.shims && Object.prototype.hasOwnProperty.call(handlerWire.tables.params, method)) {
+      try {
+        up = wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message;
+      } catch {
+        // A notification 2026-07-28 shapes differently and the shims cannot convert: passed as the server sent it.
+      }
+    }
+    for (const listener of set) listener(isObject(up) ? up : {});
+  }
+
+  /** A legacy server's request to the client: converted up, answered by a handler, converted back down. */
+  private async serveRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    if (method === "ping") return {};
+    const wire = this.connection.wire;
+    if (!INPUT_RESPONSE_METHODS.has(method))
+      throw new McpError(-32601, `Method not found: this client does not serve ${method}`);
+    const up = wire.shims
+      ? wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message
+      : params;
+    const result = await this.answerServer(method, up, signal);
+    return wire.shims
+      ? wire.shims.convertResult(method, result, { from: handlerWire.info.name, to: wire.info.name }).message
+      : result;
+  }
+
+  /** The handler for sampling, elicitation or roots; -32601 when the client has none (it did not declare the capability). */
+  private async answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const handlers = this.options.handlers ?? {};
+    switch (method) {
+      case "sampling/createMessage":
+        if (handlers.sampling) return handlers.sampling(params as CreateMessageRequestParams, signal);
+        break;
+      case "elicitation/create":
+        if (handlers.elicitation) return handlers.elicitation(params as ElicitRequestParams, signal);
+        break;
+      case "roots/list":
+        if (handlers.roots) return handlers.roots();
+        break;
+    }
+    throw new McpError(-32601, `This client has no handler for ${method}`);
+  }
+
+  /** Ends the session (legacy HTTP: DELETE) and the transport (stdio: the server process). */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  get closed(): boolean {
+    return this.connection.closed;
+  }
+}
+
+export { ConnectionClosedError };
+export type { Wire };

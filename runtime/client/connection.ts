@@ -1,0 +1,309 @@
+// The JSON-RPC half of a client: ids, the requests in flight (bounded), their
+// timeouts and cancellation, progress, and every incoming message checked
+// against the wire revision's generated tables before anything sees it
+// (decode → check → dispatch). Which era and which _meta is the client's
+// (client.ts); how bytes travel is the transport's.
+import { parseJson } from "../json.js";
+import { checkMessage } from "../messages.js";
+import { isObject, type ValidationError } from "../validation.js";
+import type { Wire } from "../server/revisions.js";
+import { ConnectionClosedError, McpError, RequestTimeoutError, ServerMessageError } from "./errors.js";
+import type { ClientTransport, SendContext } from "./transport.js";
+
+export interface RequestOptions {
+  /** Longest wait for the answer, in ms (default: the client's timeoutMs). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Progress notifications for this request (the token is added to params._meta). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface ConnectionHandlers {
+  /** A request from the server, its params checked: resolves with the result (wire shape) or throws. */
+  request(method: string, params: unknown, signal: AbortSignal): Promise<unknown>;
+  notification(method: string, params: unknown): void;
+  /** Something the server sent that could not be used (reported, never thrown). */
+  problem(error: Error): void;
+}
+
+interface Pending {
+  readonly method: string;
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  readonly onProgress?: RequestOptions["onProgress"];
+  readonly abort: AbortController;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Requests from the server being served at once; more are refused (a server must not grow this without bound). */
+const MAX_SERVED = 100;
+
+export class Connection {
+  /** The revision messages are checked against, set by the client once the era is known. */
+  wire!: Wire;
+  /** How messages travel (the era and version), set by the client. */
+  context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
+  private nextId = 1;
+  private readonly pending = new Map<string | number, Pending>();
+  private readonly served = new Map<string | number, AbortController>();
+  private closedBy: Error | undefined;
+
+  constructor(
+    readonly transport: ClientTransport,
+    private readonly handlers: ConnectionHandlers,
+    private readonly defaults: { timeoutMs: number; maxPending: number },
+  ) {}
+
+  async start(): Promise<void> {
+    await this.transport.start({
+      message: (text) => this.receive(text),
+      problem: (error) => this.problem(error, true),
+      closed: (reason) => this.end(reason),
+    });
+  }
+
+  get closed(): boolean {
+    return this.closedBy !== undefined;
+  }
+
+  /** Sends a request and resolves with its result as the wire revision shapes it (checked). */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions & { headers?: Record<string, string> } = {},
+  ): Promise<unknown> {
+    if (this.closedBy) return Promise.reject(this.closedBy);
+    if (this.pending.size >= this.defaults.maxPending)
+      return Promise.reject(new Error(`${this.defaults.maxPending} requests are already waiting for the server`));
+    options.signal?.throwIfAborted();
+    const id = this.nextId++;
+    let body = params;
+    if (options.onProgress) {
+      const meta = isObject(params?.["_meta"]) ? params["_meta"] : {};
+      body = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message = { jsonrpc: "2.0", id, method, ...(body !== undefined ? { params: body } : {}) };
+    return new Promise<unknown>((resolve, reject) => {
+      const abort = new AbortController();
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        abort,
+        timer: undefined,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      };
+      this.pending.set(id, entry);
+      const cancel = (error: Error) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(entry.timer);
+        reject(error);
+        abort.abort(error);
+        // basic/utilities/cancellation: tell the server the answer is no longer wanted.
+        if (!this.closedBy && method !== "initialize")
+          void this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {});
+      };
+      const timeoutMs = options.timeoutMs ?? this.defaults.timeoutMs;
+      entry.timer = setTimeout(
+        () =>
+          cancel(
+            new RequestTimeoutError(`${method} got no answer from ${this.transport.target} within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
+      options.signal?.addEventListener("abort", () => cancel(abortError(options.signal!.reason)), { once: true });
+      this.transport
+        .send(JSON.stringify(message), {
+          ...this.context,
+          requestId: id,
+          signal: abort.signal,
+          ...(options.headers ? { headers: options.headers } : {}),
+        })
+        .catch((error: Error) => {
+          if (abort.signal.aborted) return;
+          this.settle(id)?.reject(error);
+        });
+    });
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.closedBy) throw this.closedBy;
+    const message = { jsonrpc: "2.0", method, ...(params !== undefined ? { params } : {}) };
+    await this.transport.send(JSON.stringify(message), { ...this.context, headers: { "Mcp-Method": method } });
+  }
+
+  /** Every request in flight fails with this error (e.g. a dropped oversized line: which one it answered is unknown). */
+  failAll(error: Error): void {
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+    this.end(new ConnectionClosedError(`the connection to ${this.transport.target} was closed`));
+  }
+
+  private settle(id: string | number): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    return entry;
+  }
+
+  private end(reason: Error): void {
+    if (this.closedBy) return;
+    this.closedBy = reason;
+    this.failAll(reason);
+    for (const controller of this.served.values()) controller.abort(reason);
+    this.served.clear();
+  }
+
+  private problem(error: Error, failPending = false): void {
+    this.handlers.problem(error);
+    if (failPending) this.failAll(error);
+  }
+
+  // --- incoming ----------------------------------------------------------------
+
+  private receive(text: string): void {
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      this.problem(
+        new ServerMessageError(
+          `${this.transport.target} sent text that is not JSON (line ${parsed.line}, column ${parsed.column}: ${parsed.message})`,
+          "",
+        ),
+      );
+      return;
+    }
+    if (Array.isArray(parsed.value)) for (const item of parsed.value) this.dispatch(item);
+    else this.dispatch(parsed.value);
+  }
+
+  private dispatch(message: unknown): void {
+    const id = isObject(message) && !("method" in message) ? message["id"] : undefined;
+    const entry = typeof id === "string" || typeof id === "number" ? this.pending.get(id) : undefined;
+    const verdict = checkMessage(message, this.wire.tables, entry?.method);
+    const { classification } = verdict;
+    switch (classification.kind) {
+      case "result":
+      case "error": {
+        if (!entry) {
+          this.problem(
+            new ServerMessageError(
+              `${this.transport.target} answered a request it was not sent (id ${JSON.stringify(id)})`,
+              "/id",
+            ),
+          );
+          return;
+        }
+        this.settle(id as string | number);
+        if (!verdict.result.valid) {
+          entry.reject(invalidMessage(this.transport.target, `its answer to ${entry.method}`, verdict.result.errors));
+          return;
+        }
+        const body = message as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+        if (classification.kind === "error")
+          entry.reject(new McpError(body.error!.code, body.error!.message, body.error!.data));
+        else entry.resolve(body.result);
+        return;
+      }
+      case "request": {
+        if (!verdict.result.valid) {
+          const error = invalidMessage(
+            this.transport.target,
+            `its ${classification.method} request`,
+            verdict.result.errors,
+          );
+          this.problem(error);
+          void this.answer(classification.id, undefined, { code: -32602, message: error.message });
+          return;
+        }
+        void this.serve(classification.id, classification.method, (message as { params?: unknown }).params);
+        return;
+      }
+      case "notification": {
+        if (!verdict.result.valid) {
+          this.problem(
+            invalidMessage(this.transport.target, `its ${classification.method} notification`, verdict.result.errors),
+          );
+          return;
+        }
+        const params = (message as { params?: unknown }).params;
+        if (classification.method === "notifications/progress" && isObject(params)) {
+          const target = this.pending.get(params["progressToken"] as number);
+          target?.onProgress?.(params as { progress: number; total?: number; message?: string });
+          return;
+        }
+        if (classification.method === "notifications/cancelled" && isObject(params)) {
+          this.served
+            .get(params["requestId"] as number)
+            ?.abort(new Error(String(params["reason"] ?? "cancelled by the server")));
+        }
+        this.handlers.notification(classification.method, params);
+        return;
+      }
+      default: {
+        const error = verdict.result.valid
+          ? new ServerMessageError(`${this.transport.target} sent a message of a kind this client does not take`, "")
+          : invalidMessage(
+              this.transport.target,
+              entry ? `its answer to ${entry.method}` : "a message",
+              verdict.result.errors,
+            );
+        // Not a usable response, but it names a request in flight: that request fails now, not at its timeout.
+        if (entry) this.settle(id as string | number)!.reject(error);
+        else this.problem(error);
+      }
+    }
+  }
+
+  private async serve(id: string | number, method: string, params: unknown): Promise<void> {
+    if (this.served.size >= MAX_SERVED || this.served.has(id)) {
+      await this.answer(id, undefined, { code: -32603, message: `the client already serves ${MAX_SERVED} requests` });
+      return;
+    }
+    const controller = new AbortController();
+    this.served.set(id, controller);
+    try {
+      const result = await this.handlers.request(method, params, controller.signal);
+      if (!controller.signal.aborted) await this.answer(id, result);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const failure =
+        error instanceof McpError
+          ? { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }
+          : { code: -32603, message: (error as Error).message ?? String(error) };
+      await this.answer(id, undefined, failure);
+    } finally {
+      this.served.delete(id);
+    }
+  }
+
+  private async answer(
+    id: string | number,
+    result: unknown,
+    error?: { code: number; message: string; data?: unknown },
+  ): Promise<void> {
+    if (this.closedBy) return;
+    const message = error ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", id, result };
+    await this.transport
+      .send(JSON.stringify(message), { ...this.context })
+      .catch((failure: Error) => this.handlers.problem(failure));
+  }
+}
+
+/** The error for a message that fails its schema: what, where (JSON pointer), and why. */
+function invalidMessage(target: string, what: string, errors: readonly ValidationError[]): ServerMessageError {
+  const first = errors[0];
+  const where = first?.path || "";
+  return new ServerMessageError(
+    `${target} sent an invalid message (${what}): at ${where || "/"} ${first?.message ?? "does not match the schema"}`,
+    where,
+    errors,
+  );
+}
+
+function abortError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new DOMException(String(reason ?? "The request was aborted"), "AbortError");
+}

@@ -1,0 +1,53 @@
+// What a client call can fail with. Each error names what went wrong and, for
+// a message the server got wrong, where in it (a JSON pointer).
+import type { ValidationError } from "../validation.js";
+
+/** The server answered with a JSON-RPC error. */
+export class McpError extends Error {
+  override name = "McpError";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The server sent something its revision's schema does not allow (or that is
+ * not JSON-RPC at all): never passed on. `pointer` is where in the message.
+ */
+export class ServerMessageError extends Error {
+  override name = "ServerMessageError";
+  constructor(
+    message: string,
+    readonly pointer: string,
+    readonly errors: readonly ValidationError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** No answer within the request's timeout (the request is cancelled on the server). */
+export class RequestTimeoutError extends Error {
+  override name = "RequestTimeoutError";
+}
+
+/** The connection ended (the server exited, the stream closed, close() was called) before the answer. */
+export class ConnectionClosedError extends Error {
+  override name = "ConnectionClosedError";
+}
+
+/** An HTTP answer that is not an MCP message: the status and what the body said. */
+export class HttpStatusError extends Error {
+  override name = "HttpStatusError";
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly headers: Headers,
+    message: string,
+  ) {
+    super(message);
+  }
+}

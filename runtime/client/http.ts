@@ -1,0 +1,235 @@
+// The client side of Streamable HTTP, both eras:
+// - modern (2026-07-28 basic/transports/streamable-http): every message is a
+//   POST carrying MCP-Protocol-Version and the headers that mirror its body;
+//   the answer is JSON or an SSE stream; closing the stream cancels.
+// - legacy (2025-03-26 .. 2025-11-25 basic/transports#streamable-http): the
+//   same POSTs within a session (Mcp-Session-Id from the initialize answer),
+//   a GET stream for what the server sends on its own, streams resumed with
+//   Last-Event-ID (#resumability-and-redelivery), DELETE at the end.
+import { HttpStatusError } from "./errors.js";
+import { readSse } from "./sse-reader.js";
+import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
+
+export interface HttpClientOptions {
+  /** Extra headers on every request (e.g. Authorization). */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** The largest message or SSE event accepted, in characters (default 32 Mi). */
+  maxMessageBytes?: number;
+  /** How often a legacy stream is resumed before giving up (default 5). */
+  maxReconnects?: number;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+export class StreamableHttpClientTransport implements ClientTransport {
+  readonly target: string;
+  private sink: TransportSink | undefined;
+  private sessionId: string | undefined;
+  private readonly controller = new AbortController();
+  private readonly limit: number;
+  private readonly fetch: typeof fetch;
+
+  constructor(
+    url: string | URL,
+    private readonly options: HttpClientOptions = {},
+  ) {
+    this.target = String(url);
+    this.limit = options.maxMessageBytes ?? 32 * 1024 * 1024;
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** The legacy session's id, once the server gave one. */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+
+  private async headers(context: SendContext, extra: Record<string, string>): Promise<Record<string, string>> {
+    const own = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;
+    return {
+      ...own,
+      ...extra,
+      ...(context.protocolVersion ? { "MCP-Protocol-Version": context.protocolVersion } : {}),
+      ...(context.era === "legacy" && this.sessionId ? { "Mcp-Session-Id": this.sessionId } : {}),
+    };
+  }
+
+  async send(text: string, context: SendContext): Promise<void> {
+    const signal = context.signal ? AbortSignal.any([context.signal, this.controller.signal]) : this.controller.signal;
+    const response = await this.fetch(this.target, {
+      method: "POST",
+      headers: await this.headers(context, {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...context.headers,
+      }),
+      body: text,
+      signal,
+    });
+    // basic/transports#session-management: the id comes with the answer to initialize.
+    const session = response.headers.get("mcp-session-id");
+    if (context.era === "legacy" && session && !this.sessionId) this.sessionId = session;
+    if (response.status === 202) {
+      await response.body?.cancel();
+      return;
+    }
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (response.ok && type === "text/event-stream" && response.body) {
+      await this.stream(response.body, context, signal);
+      return;
+    }
+    const body = await this.boundedText(response);
+    if (response.ok && type === "application/json") {
+      this.sink?.message(body);
+      return;
+    }
+    // An error status whose body answers this very request is the server's JSON-RPC error: pass it on.
+    if (!response.ok && context.requestId !== undefined && answers(body, context.requestId)) {
+      this.sink?.message(body);
+      return;
+    }
+    if (response.status === 404 && context.era === "legacy" && this.sessionId) this.sessionId = undefined;
+    throw new HttpStatusError(
+      response.status,
+      body,
+      response.headers,
+      `${this.target} answered HTTP ${response.status}${response.ok ? ` with Content-Type ${type || "(none)"}` : ""}${body ? `: ${body.slice(0, 300)}` : ""}`,
+    );
+  }
+
+  /**
+   * Delivers an SSE answer's events. A legacy stream that ends before the
+   * request's answer is resumed with GET and Last-Event-ID.
+   */
+  private async stream(body: ReadableStream<Uint8Array>, context: SendContext, signal: AbortSignal): Promise<void> {
+    let lastId: string | undefined;
+    let answered = context.requestId === undefined;
+    let retryMs = 1000;
+    const handlers = {
+      event: (event: { data: string; id?: string }) => {
+        if (event.id !== undefined) lastId = event.id;
+        if (event.data.trim() === "") return; // a priming event (2025-11-25: an id and empty data)
+        if (!answered && answers(event.data, context.requestId!)) answered = true;
+        this.sink?.message(event.data);
+      },
+      retry: (ms: number) => (retryMs = ms),
+    };
+    try {
+      await readSse(body, this.limit, handlers);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.sink?.problem(new Error(`the SSE answer from ${this.target} broke off: ${(error as Error).message}`));
+    }
+    const attempts = this.options.maxReconnects ?? 5;
+    for (let attempt = 0; !answered && !signal.aborted && context.era === "legacy" && lastId !== undefined; attempt++) {
+      if (attempt >= attempts)
+        throw new Error(`the SSE answer from ${this.target} ended without the response after ${attempts} resumptions`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryMs, 5000)));
+      const resumed = await this.fetch(this.target, {
+        method: "GET",
+        headers: await this.headers(context, { Accept: "text/event-stream", "Last-Event-ID": lastId }),
+        signal,
+      });
+      if (!resumed.ok || !resumed.body) {
+        const text = await this.boundedText(resumed);
+        throw new HttpStatusError(
+          resumed.status,
+          text,
+          resumed.headers,
+          `${this.target} refused to resume the stream after event ${lastId}: HTTP ${resumed.status}`,
+        );
+      }
+      await readSse(resumed.body, this.limit, handlers).catch(() => {});
+    }
+  }
+
+  /** basic/transports#listening-for-messages-from-the-server: the GET stream of a legacy session, resumed when it ends. */
+  openStream(context: SendContext): void {
+    void (async () => {
+      let lastId: string | undefined;
+      let retryMs = 1000;
+      for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.controller.signal.aborted;) {
+        let response: Response;
+        try {
+          response = await this.fetch(this.target, {
+            method: "GET",
+            headers: await this.headers(context, {
+              Accept: "text/event-stream",
+              ...(lastId !== undefined ? { "Last-Event-ID": lastId } : {}),
+            }),
+            signal: this.controller.signal,
+          });
+        } catch {
+          return;
+        }
+        // 405: the server offers no such stream.
+        if (!response.ok || !response.body) {
+          await response.body?.cancel();
+          return;
+        }
+        attempt = 0;
+        await readSse(response.body, this.limit, {
+          event: (event) => {
+            if (event.id !== undefined) lastId = event.id;
+            if (event.data.trim() !== "") this.sink?.message(event.data);
+          },
+          retry: (ms) => (retryMs = ms),
+        }).catch(() => {});
+        attempt++;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(retryMs, 5000)).unref());
+      }
+    })();
+  }
+
+  resetSession(): void {
+    this.sessionId = undefined;
+  }
+
+  /** Ends a legacy session with DELETE (#session-management), and every exchange still open. */
+  async close(): Promise<void> {
+    const session = this.sessionId;
+    this.sessionId = undefined;
+    this.controller.abort();
+    if (session) {
+      const own = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;
+      await this.fetch(this.target, {
+        method: "DELETE",
+        headers: { ...own, "Mcp-Session-Id": session },
+        signal: AbortSignal.timeout(2000),
+      })
+        .then((response) => response.body?.cancel())
+        .catch(() => {});
+    }
+  }
+
+  private async boundedText(response: Response): Promise<string> {
+    if (!response.body) return "";
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+      if (text.length > this.limit) {
+        await reader.cancel();
+        throw new Error(`${this.target} sent a body of more than ${this.limit} characters`);
+      }
+    }
+  }
+}
+
+/** Whether a JSON text is a response to the request with this id. */
+function answers(text: string, id: string | number): boolean {
+  try {
+    const value = JSON.parse(text) as unknown;
+    const one = (m: unknown) =>
+      typeof m === "object" && m !== null && (m as { id?: unknown }).id === id && !("method" in m);
+    return Array.isArray(value) ? value.some(one) : one(value);
+  } catch {
+    return false;
+  }
+}

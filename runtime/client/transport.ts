@@ -1,0 +1,43 @@
+// What a client transport does: carry JSON-RPC text both ways. It knows no
+// methods; the era and the headers a message needs are given by the client
+// (SendContext), so one transport serves both eras.
+
+/** Where a transport delivers what it receives. */
+export interface TransportSink {
+  /** One JSON-RPC message (or batch) as text, exactly as received. */
+  message(text: string): void;
+  /** Something the peer sent that is not a message (an oversized line, an unreadable stream). */
+  problem(error: Error): void;
+  /** The connection is gone for good. */
+  closed(reason: Error): void;
+}
+
+/** How the client wants one message carried. */
+export interface SendContext {
+  /** "modern": per-request (_meta in every request); "legacy": the initialize handshake's session. */
+  readonly era: "modern" | "legacy";
+  /** The protocol version in use (the MCP-Protocol-Version header on HTTP); undefined before the handshake. */
+  readonly protocolVersion?: string;
+  /** Headers that mirror the body (Mcp-Method, Mcp-Name, Mcp-Param-*), for HTTP. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The id of the request this message is, so that HTTP knows which answer a stream owes (resumption). */
+  readonly requestId?: string | number;
+  /** Aborts the exchange (HTTP: the request's connection is closed, which cancels it on a modern server). */
+  readonly signal?: AbortSignal;
+}
+
+export interface ClientTransport {
+  /** Where the server is, for messages and for caching the era verdict per server. */
+  readonly target: string;
+  start(sink: TransportSink): Promise<void>;
+  /**
+   * Sends one message. Answers arrive through the sink. Rejects when the
+   * message could not be delivered (HTTP: a status that carries no MCP message).
+   */
+  send(text: string, context: SendContext): Promise<void>;
+  /** The legacy session ended on the server's side (HTTP 404): forget it. */
+  resetSession?(): void;
+  /** Starts the server-to-client stream of a legacy session, where the transport has one (HTTP GET). */
+  openStream?(context: SendContext): void;
+  close(): Promise<void>;
+}

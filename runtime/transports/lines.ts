@@ -1,0 +1,60 @@
+// Newline-delimited framing of a byte stream (basic/transports#stdio: one
+// JSON-RPC message per line), shared by the stdio server and the stdio client.
+// A line longer than the limit is dropped as it streams in (never held whole)
+// and reported once its end arrives.
+
+const NEWLINE = 0x0a;
+
+export interface LineSink {
+  /** A complete line, without "\n" or a trailing "\r"; blank lines are skipped. */
+  line(text: string): void;
+  /** A line of `bytes` bytes (at least `limit`) was dropped. */
+  oversized(bytes: number, limit: number): void;
+}
+
+export class LineFramer {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private discarding = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly sink: LineSink,
+  ) {}
+
+  push(bytes: Buffer): void {
+    let start = 0;
+    while (start < bytes.length) {
+      const end = bytes.indexOf(NEWLINE, start);
+      const stop = end === -1 ? bytes.length : end;
+      const size = this.pendingBytes + (stop - start);
+      if (size > this.limit) {
+        this.discarding = true;
+        this.pending = [];
+      } else if (!this.discarding) {
+        if (end !== -1 && this.pending.length === 0) this.deliver(bytes.toString("utf8", start, stop));
+        else this.pending.push(bytes.subarray(start, stop));
+      }
+      this.pendingBytes = size;
+      if (end === -1) break;
+      if (this.discarding) this.sink.oversized(this.pendingBytes, this.limit);
+      else if (this.pending.length > 0) this.deliver(Buffer.concat(this.pending).toString("utf8"));
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.discarding = false;
+      start = end + 1;
+    }
+  }
+
+  /** The stream ended: a last line without "\n" is still a message. */
+  end(): void {
+    if (this.pending.length > 0 && !this.discarding) this.deliver(Buffer.concat(this.pending).toString("utf8"));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private deliver(line: string): void {
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (text.trim() !== "") this.sink.line(text);
+  }
+}
