@@ -1,8 +1,9 @@
 // The mcpgen command line. The only code that reads the environment, touches
 // the file system (through ./io.ts and the command modules) or sets exit codes.
 //
-// Exit codes: 0 success; 1 `generate --check` found differences or `validate`
-// found an invalid message; 2 bad input
+// Exit codes: 0 success; 1 `generate --check` found differences, `validate`
+// found an invalid message, or `call` failed (no connection, an error answer, a
+// tool result with isError); 2 bad input
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
 // match the lock).
 import { existsSync, readFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import type { Io } from "./io.js";
 import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js";
 import { diffCommand } from "./diff-command.js";
 import { validateCommand } from "./validate-command.js";
+import { callCommand } from "./call-command.js";
 
 /** The folder holding mcpgen's package.json: defaults for the lock, cache and output are relative to it. */
 export function packageRoot(): string {
@@ -49,6 +51,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .description("Generate typed MCP runtimes from each protocol revision's schema.ts")
     .version(version(root))
     .exitOverride()
+    // `call` passes everything after the server's command to it (passThroughOptions needs this).
+    .enablePositionalOptions()
     .configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
@@ -178,6 +182,46 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         input,
         json: options.json,
         quiet: options.quiet,
+        distRoot: join(root, "dist"),
+      });
+    });
+
+  program
+    .command("call")
+    .description(
+      "call a tool, read a resource, get a prompt or list them on a server: a URL (Streamable HTTP) or a command (stdio)",
+    )
+    .argument("<server...>", "http(s)://host/path, or the command that starts the server and its arguments")
+    .option("--tool <name>", "call this tool")
+    .option("--resource <uri>", "read this resource")
+    .option("--prompt <name>", "get this prompt")
+    .option("--list <what>", "list tools, resources, templates or prompts")
+    .option("--args <json>", "the tool's or prompt's arguments, a JSON object")
+    .option("--rev <name>", "speak this revision (default: the server's era is detected)")
+    .option(
+      "--header <header>",
+      "an HTTP header, 'Name: value' (repeatable)",
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
+    .option("--timeout <ms>", "longest wait for the answer", "60000")
+    .option("--json", "print the result as JSON", false)
+    .passThroughOptions()
+    .action(async (server: string[], options) => {
+      const timeoutMs = Number(options.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+        throw new SpecError(`--timeout must be a positive integer, not ${options.timeout}`);
+      exitCode = await callCommand(io, {
+        server,
+        ...(options.tool !== undefined ? { tool: options.tool } : {}),
+        ...(options.resource !== undefined ? { resource: options.resource } : {}),
+        ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+        ...(options.list !== undefined ? { list: options.list } : {}),
+        ...(options.args !== undefined ? { args: options.args } : {}),
+        ...(options.rev !== undefined ? { revision: options.rev } : {}),
+        headers: options.header,
+        timeoutMs,
+        json: options.json,
         distRoot: join(root, "dist"),
       });
     });
