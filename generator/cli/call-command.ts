@@ -1,12 +1,9 @@
 // `mcpgen call`: one request to a server, from a shell. The server is a URL
 // (Streamable HTTP) or a command (stdio, spawned and stopped). It uses
-// mcpgen/client, loaded from the compiled runtime at run time so that the
-// generator's own build does not depend on the generated tree.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+// mcpgen/client, loaded from the runtime package at run time (./runtime-package.ts).
 import { SpecError } from "../lock/lock.js";
 import type { Io } from "./io.js";
+import { importRuntime } from "./runtime-package.js";
 
 export interface CallOptions {
   /** A URL, or a command and its arguments. */
@@ -21,8 +18,6 @@ export interface CallOptions {
   headers: readonly string[];
   timeoutMs: number;
   json: boolean;
-  /** Where the compiled runtime is: <distRoot>/runtime/client/index.js. */
-  distRoot: string;
 }
 
 /** What this command uses of mcpgen/client (typed loosely: it is loaded at run time). */
@@ -67,9 +62,10 @@ export async function callCommand(io: Io, options: CallOptions): Promise<number>
       return [header.slice(0, colon).trim(), header.slice(colon + 1).trim()];
     }),
   );
-  const entry = join(options.distRoot, "runtime", "client", "index.js");
-  if (!existsSync(entry)) throw new SpecError(`the compiled client is missing (${entry}); run npm run generate first`);
-  const module = (await import(pathToFileURL(entry).href)) as ClientModule;
+  const module = await importRuntime<ClientModule>(
+    "client",
+    "the mcpgen runtime package's client is missing (in a checkout: npm run generate)",
+  );
 
   const [first, ...rest] = options.server;
   const url = /^https?:\/\//i.test(first!) ? first! : undefined;

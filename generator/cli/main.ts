@@ -7,7 +7,7 @@
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
 // match the lock).
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { SpecError } from "../lock/lock.js";
@@ -19,12 +19,24 @@ import { diffCommand } from "./diff-command.js";
 import { validateCommand } from "./validate-command.js";
 import { callCommand } from "./call-command.js";
 
-/** The folder holding mcpgen's package.json: defaults for the lock, cache and output are relative to it. */
-export function packageRoot(): string {
+/**
+ * The manifest names the CLI runs under: "mcpgen" is the repository's checkout
+ * (where defaults are the checkout's own folders), "mcpgen-generator" the
+ * published generator package (packages/generator), installed into a user's
+ * project, where defaults are that project's folders.
+ */
+const CHECKOUT = "mcpgen";
+const GENERATOR_PACKAGE = "mcpgen-generator";
+
+/** The folder holding the CLI's package.json, and that manifest. */
+export function packageRoot(): { dir: string; name: string; version: string } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "mcpgen") return dir;
+    if (existsSync(manifest)) {
+      const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; version: string };
+      if (name === CHECKOUT || name === GENERATOR_PACKAGE) return { dir, name, version };
+    }
     const parent = dirname(dir);
     if (parent === dir)
       throw new Error("mcpgen: cannot find mcpgen's package.json above " + fileURLToPath(import.meta.url));
@@ -32,24 +44,43 @@ export function packageRoot(): string {
   }
 }
 
-function version(root: string): string {
-  return JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+/**
+ * Default paths. The pinned lock always comes with the CLI. In a checkout the
+ * cache, output and surface summaries are its spec/, generated/ and
+ * spec/surface/; an installed generator writes into the project it runs in
+ * (the current folder): .mcpgen/spec/ and generated/, and no surface summaries
+ * (they are the repository's review aid).
+ */
+function defaultPaths(root: { dir: string; name: string }, cwd: string) {
+  const lock = join(root.dir, "spec", "revisions.json");
+  if (root.name === CHECKOUT) {
+    return {
+      lock,
+      cache: join(root.dir, "spec"),
+      out: join(root.dir, "generated"),
+      surface: join(root.dir, "spec", "surface"),
+    };
+  }
+  return { lock, cache: join(cwd, ".mcpgen", "spec"), out: join(cwd, "generated"), surface: undefined };
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const root = packageRoot();
+  const defaults = defaultPaths(root, io.cwd);
+  const relativeToCwd = (path: string) => relative(io.cwd, path) || ".";
   let exitCode = 0;
   const specPaths = (options: { lock?: string; cache?: string }): SpecPaths => ({
-    lock: resolve(io.cwd, options.lock ?? join(root, "spec", "revisions.json")),
-    cache: resolve(io.cwd, options.cache ?? join(root, "spec")),
+    lock: resolve(io.cwd, options.lock ?? defaults.lock),
+    cache: resolve(io.cwd, options.cache ?? defaults.cache),
   });
   const lockOption = () =>
-    new Option("--lock <file>", "the lock file (default: spec/revisions.json of the mcpgen package)");
-  const cacheOption = () => new Option("--cache <dir>", "the spec cache folder (default: spec/ of the mcpgen package)");
+    new Option("--lock <file>", "the lock file (default: the one pinned with mcpgen, spec/revisions.json)");
+  const cacheOption = () =>
+    new Option("--cache <dir>", `the spec cache folder (default: ${relativeToCwd(defaults.cache)})`);
 
   const program = new Command("mcpgen")
     .description("Generate typed MCP runtimes from each protocol revision's schema.ts")
-    .version(version(root))
+    .version(root.version)
     .exitOverride()
     // `call` passes everything after the server's command to it (passThroughOptions needs this).
     .enablePositionalOptions()
@@ -116,11 +147,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .command("generate")
     .description("generate types and method tables for each revision into <out>/<rev>/")
     .option("--rev <name...>", "only these revisions (default: every revision in the lock)", [])
-    .option("--out <dir>", "output folder (default: generated/ of the mcpgen package)")
+    .option("--out <dir>", `output folder (default: ${relativeToCwd(defaults.out)})`)
     .option("--schema <path>", "generate from this schema.ts instead of the lock (needs --rev NAME)")
     .option(
       "--surface <dir>",
-      "where surface summaries go (default: spec/surface/ for pinned revisions, none with --schema)",
+      defaults.surface === undefined
+        ? "where surface summaries go (default: none)"
+        : "where surface summaries go (default: spec/surface/ of the checkout for pinned revisions, none with --schema)",
     )
     .option("--check", "write nothing; exit 1 and list the files that differ from a fresh generation", false)
     .option("--quiet", "no progress output", false)
@@ -129,11 +162,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .addOption(cacheOption())
     .action(async (options) => {
       const paths = specPaths(options);
-      const surface = options.surface ?? (options.schema === undefined ? join(root, "spec", "surface") : undefined);
+      const surface = options.surface ?? (options.schema === undefined ? defaults.surface : undefined);
       exitCode = await generateCommand(io, {
         ...paths,
         revisions: options.rev,
-        out: resolve(io.cwd, options.out ?? join(root, "generated")),
+        out: resolve(io.cwd, options.out ?? defaults.out),
         surface: surface === undefined ? undefined : resolve(io.cwd, surface),
         ...(options.schema !== undefined ? { schema: options.schema } : {}),
         check: options.check,
@@ -182,7 +215,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         input,
         json: options.json,
         quiet: options.quiet,
-        distRoot: join(root, "dist"),
       });
     });
 
@@ -222,7 +254,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         headers: options.header,
         timeoutMs,
         json: options.json,
-        distRoot: join(root, "dist"),
       });
     });
 

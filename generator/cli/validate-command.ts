@@ -1,15 +1,19 @@
 // `mcpgen validate --rev R [--type T] FILE|-`: checks one JSON message or a
 // JSONL capture (one message per line, e.g. a recorded stdio session) with the
 // generated validators of revision R, one verdict line per message.
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseJson, type ParsedJson } from "../../runtime/json.js";
-import type { Classification, MessageTables, MessageVerdict } from "../../runtime/messages.js";
-import type { ValidationResult } from "../../runtime/validation.js";
+import { resolve } from "node:path";
+import {
+  parseJson,
+  type Classification,
+  type MessageTables,
+  type MessageVerdict,
+  type ParsedJson,
+  type ValidationResult,
+} from "mcpgen/runtime";
 import { SpecError } from "../lock/lock.js";
 import type { Io } from "./io.js";
+import { importRuntime } from "./runtime-package.js";
 
 export interface ValidateOptions {
   revision: string;
@@ -18,8 +22,6 @@ export interface ValidateOptions {
   input: string;
   json: boolean;
   quiet: boolean;
-  /** Where the compiled revisions are: <distRoot>/generated/<rev>/index.js. */
-  distRoot: string;
 }
 
 interface GeneratedRevision {
@@ -40,7 +42,7 @@ interface Verdict {
 }
 
 export async function validateCommand(io: Io, options: ValidateOptions): Promise<number> {
-  const revision = await loadRevision(options.distRoot, options.revision);
+  const revision = await loadRevision(options.revision);
   if (
     options.type !== undefined &&
     !Object.prototype.hasOwnProperty.call(revision.messageTables.checks, options.type)
@@ -156,10 +158,12 @@ async function readInput(io: Io, input: string): Promise<string> {
   }
 }
 
-async function loadRevision(distRoot: string, revision: string): Promise<GeneratedRevision> {
-  const entry = join(distRoot, "generated", revision, "index.js");
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(revision) || !existsSync(entry)) {
-    throw new SpecError(`revision "${revision}" is not generated (no ${entry}); run \`npm run generate\``);
-  }
-  return (await import(pathToFileURL(entry).href)) as GeneratedRevision;
+/** A generated revision, `mcpgen/<rev>` of the runtime package. */
+async function loadRevision(revision: string): Promise<GeneratedRevision> {
+  const missing = `revision "${revision}" is not generated in the mcpgen runtime package (in a checkout: npm run generate)`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(revision)) throw new SpecError(missing);
+  const module = await importRuntime<Partial<GeneratedRevision>>(revision, missing);
+  // mcpgen/server, mcpgen/client and the like are entry points too, but not revisions.
+  if (typeof module.validateMessage !== "function" || module.messageTables === undefined) throw new SpecError(missing);
+  return module as GeneratedRevision;
 }

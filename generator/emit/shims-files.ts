@@ -3,6 +3,9 @@
 //   <a>--<b>.ts     one adjacent step: the upgrade and downgrade plans, how each diff entry
 //                   is covered (for review), and a function per message kind and direction
 //   index.ts        convert(message, { from, to, method }) over the chain of revisions
+// The tables are declared with their runtime types, not `as const`: nothing
+// reads their literal types, and literal declarations made shims/*.d.ts 2.5 MB
+// of the runtime package.
 import { diffRevisions } from "../diff/diff.js";
 import type { RevisionModel } from "../model/types.js";
 import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
@@ -19,7 +22,7 @@ export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
   const { types, params, results } = shapesOf(model);
   file.print(`
     /** Revision ${model.revision} as the message converter sees it: every type's shape, and each method's params and result. */
-    export const shapes = {
+    export const shapes: ${file.importType(runtime, "RevisionShapes")} = {
       revision: ${JSON.stringify(model.revision)},
       protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
       envelope: ${file.importValue(`../${model.revision}/guards.js`, "envelope")},
@@ -28,7 +31,7 @@ export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
       checks: ${file.importValue(`../${model.revision}/validators.js`, "messageTables")}.checks,
       params: ${JSON.stringify(params)},
       results: ${JSON.stringify(results)},
-    } as const satisfies ${file.importType(runtime, "RevisionShapes")};
+    };
   `);
 }
 
@@ -54,13 +57,13 @@ export function emitStep(file: GeneratedFile, older: RevisionModel, newer: Revis
      * generator/overlay/shims.ts. How each diff entry is handled:
 ${lines("upgrade")}
      */
-    export const upgrade = ${JSON.stringify(step.upgrade)} as const satisfies ${plan};
+    export const upgrade: ${plan} = ${JSON.stringify(step.upgrade)};
 
     /**
      * ${newer.revision} → ${older.revision}. How each diff entry is handled:
 ${lines("downgrade")}
      */
-    export const downgrade = ${JSON.stringify(step.downgrade)} as const satisfies ${plan};
+    export const downgrade: ${plan} = ${JSON.stringify(step.downgrade)};
   `);
   const kinds = (
     source: RevisionModel,
@@ -108,11 +111,11 @@ export function emitShimIndex(file: GeneratedFile, models: readonly RevisionMode
     export const revisions = ${JSON.stringify(models.map((m) => m.revision))} as const;
 
     /** Every revision's shapes and every adjacent step's plans. */
-    export const shimTables = {
+    export const shimTables: ${file.importType(runtime, "ShimTables")} = {
       revisions: [${shapes.join(", ")}],
       steps: [${steps.join(", ")}],
       rules: ${file.importValue(runtime, "shimRules")},
-    } satisfies ${file.importType(runtime, "ShimTables")};
+    };
 
     /**
      * Converts a whole JSON-RPC message (request, notification, result or error

@@ -4,7 +4,7 @@
 //
 // Direction and capability requirements belong to the runtime contract that the
 // generated tables are typed against; the model uses the same definitions.
-import type { CapabilityRequirement, Direction } from "../../runtime/index.js";
+import type { CapabilityRequirement, Direction } from "mcpgen/runtime";
 
 export type { CapabilityRequirement, Direction };
 

@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { parse as parseYaml } from "yaml";
 
 /** A file of a skill as the entries list it and resources/read serves it. */
 export interface SkillFile {
@@ -57,6 +56,7 @@ const NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 
 /** Reads every skill under `root`, sorted by URI. Throws SkillError on the first rule broken. */
 export async function loadSkills(root: string): Promise<LoadedSkill[]> {
+  const parseYaml = await loadYaml();
   const files = await listFiles(root);
   const skillDirs = files
     .filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md"))
@@ -70,14 +70,36 @@ export async function loadSkills(root: string): Promise<LoadedSkill[]> {
   for (const dir of skillDirs.sort()) {
     const skillPath = dir.slice(0, -1); // without the trailing "/"
     const own = files.filter((f) => f.startsWith(dir));
-    skills.push(await loadSkill(root, skillPath, own));
+    skills.push(await loadSkill(root, skillPath, own, parseYaml));
   }
   return skills.sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : a.entry.uri > b.entry.uri ? 1 : 0));
 }
 
-async function loadSkill(root: string, skillPath: string, paths: readonly string[]): Promise<LoadedSkill> {
+type ParseYaml = (text: string, options: { schema: "core" }) => unknown;
+
+/**
+ * The `yaml` package reads the frontmatter. It is an optional peer dependency
+ * of mcpgen (like jose and redis): only a server that serves skills needs it.
+ */
+async function loadYaml(): Promise<ParseYaml> {
+  try {
+    return (await import("yaml")).parse as ParseYaml;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new Error(
+      "server.skills() reads SKILL.md frontmatter with the `yaml` package, which is not installed: npm install yaml",
+    );
+  }
+}
+
+async function loadSkill(
+  root: string,
+  skillPath: string,
+  paths: readonly string[],
+  parseYaml: ParseYaml,
+): Promise<LoadedSkill> {
   const skillMd = join(root, ...skillPath.split("/"), "SKILL.md");
-  const frontmatter = parseFrontmatter(skillMd, await readFile(skillMd, "utf8"));
+  const frontmatter = parseFrontmatter(skillMd, await readFile(skillMd, "utf8"), parseYaml);
   const name = frontmatter["name"];
   const segments = skillPath.split("/");
   if (typeof name !== "string" || !NAME.test(name))
@@ -133,7 +155,7 @@ async function loadSkill(root: string, skillPath: string, paths: readonly string
 }
 
 /** The YAML between the opening and closing `---` lines of a SKILL.md, as a JSON object. */
-function parseFrontmatter(file: string, text: string): Record<string, unknown> {
+function parseFrontmatter(file: string, text: string, parseYaml: ParseYaml): Record<string, unknown> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (!match) throw new SkillError(file, "SKILL.md must begin with YAML frontmatter between --- lines (#skill-format)");
   let value: unknown;

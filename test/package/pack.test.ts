@@ -1,17 +1,18 @@
 // Users import version-pinned types: `import type { CallToolResult } from
-// "mcpgen/2025-06-18"`. Proven end to end: pack the package, install the
-// tarball into a fresh "moduleResolution": "nodenext" project, type-check a
-// file importing two revisions, and run the compiled file on this Node.
+// "mcpgen/2025-06-18"`. Proven end to end: pack the two packages, install the
+// runtime's tarball alone into a fresh "moduleResolution": "nodenext" project,
+// type-check a file importing two revisions, and run the compiled file on
+// this Node.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { projectRoot, tempDir } from "../helpers.js";
+import { projectRoot } from "../helpers.js";
+import { newProject, packPackages } from "./packs.js";
 
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const tsc = join(projectRoot, "node_modules", "typescript", "bin", "tsc");
 let consumer: string;
-let shipped: string[];
+let shipped: { runtime: string[]; generator: string[] };
 
 const consumerTsconfig = {
   compilerOptions: {
@@ -28,24 +29,11 @@ const consumerTsconfig = {
 };
 
 beforeAll(() => {
-  const packDir = tempDir("mcpgen-pack-");
-  // Scripts are skipped: prepack would regenerate generated/ and dist/ in the
-  // working tree while other test files read them. `npm test` builds dist/
-  // first, from the generated/ that generate.test.ts checks is current.
-  if (!existsSync(join(projectRoot, "dist", "generated", "index.js")))
-    throw new Error("dist/ is not built: run the README's commands");
-  execFileSync(npm, ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir], {
-    cwd: projectRoot,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error(`npm pack left no tarball in ${packDir}`);
-  shipped = execFileSync("tar", ["-tzf", join(packDir, tarball)], { encoding: "utf8" })
-    .trim()
-    .split("\n");
+  const tarballs = packPackages();
+  const list = (tarball: string) => execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).trim().split("\n");
+  shipped = { runtime: list(tarballs.runtime), generator: list(tarballs.generator) };
 
-  consumer = tempDir("mcpgen-consumer-");
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  consumer = newProject([tarballs.runtime]);
   writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify(consumerTsconfig));
   // A server is a Node program: its project has Node's types (this project's copy, to stay offline).
   writeFileSync(
@@ -59,10 +47,6 @@ beforeAll(() => {
       },
     }),
   );
-  execFileSync(npm, ["install", "--silent", "--no-audit", "--no-fund", "--prefer-offline", join(packDir, tarball)], {
-    cwd: consumer,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
 }, 300_000);
 
 /** A consumer's server with one tool; the tests below serve it over each transport. */
@@ -85,34 +69,42 @@ function compile(files: Record<string, string>, tsconfig = "tsconfig.json"): { s
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
-describe("the tarball", () => {
-  test("ships compiled revisions and extensions, the runtime, the CLI, the lock and the surfaces, and no spec cache or TypeScript sources", () => {
+describe("the tarballs", () => {
+  test("the runtime ships compiled revisions and extensions, the runtime, server, transports and client; no CLI, spec cache or TypeScript sources", () => {
+    const files = shipped.runtime;
     for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
       for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"])
-        expect(shipped).toContain(`package/dist/generated/${rev}/${file}`);
+        expect(files).toContain(`package/dist/generated/${rev}/${file}`);
     }
     for (const file of [
       "package/dist/runtime/index.js",
       "package/dist/runtime/server/index.js",
       "package/dist/runtime/transports/stdio.js",
       "package/dist/runtime/transports/http.js",
-      "package/dist/generator/cli/main.js",
-      "package/bin/mcpgen.js",
-      "package/spec/revisions.json",
-      "package/spec/surface/draft.json",
-      // The project's transcription of the skills prose: a schema input the lock names, like the lock itself.
-      "package/spec/extensions/skills/schema.ts",
+      "package/dist/runtime/client/index.js",
       "package/dist/generated/ext/tasks/index.js",
       "package/dist/generated/ext/skills/index.js",
     ]) {
-      expect(shipped).toContain(file);
+      expect(files).toContain(file);
     }
+    expect(files.filter((f) => /\/generator\/|^package\/bin\/|^package\/spec\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")))).toEqual([]);
+  });
+
+  test("the generator ships the CLI, the lock and the skills transcription; no runtime, generated code or spec cache", () => {
+    const files = shipped.generator;
+    for (const file of [
+      "package/dist/generator/cli/main.js",
+      "package/bin/mcpgen.js",
+      "package/spec/revisions.json",
+      // The project's transcription of the skills prose: a schema input the lock names, like the lock itself.
+      "package/spec/extensions/skills/schema.ts",
+    ]) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => /^package\/dist\/(runtime|generated)\//.test(f))).toEqual([]);
     expect(
-      shipped.filter(
-        (f) =>
-          !f.startsWith("package/spec/extensions/") &&
-          (/schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")) || f.includes("/examples/")),
-      ),
+      files.filter((f) => f.endsWith(".d.ts") || (f.endsWith(".ts") && !f.startsWith("package/spec/extensions/"))),
     ).toEqual([]);
   });
 });
