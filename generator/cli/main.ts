@@ -5,7 +5,7 @@
 // found an invalid message, or `call` failed (no connection, an error answer, a
 // tool result with isError); 2 bad input
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
-// match the lock).
+// match the lock, `init` into a folder that is not empty).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js"
 import { diffCommand } from "./diff-command.js";
 import { validateCommand } from "./validate-command.js";
 import { callCommand } from "./call-command.js";
+import { initCommand } from "./init-command.js";
 
 /**
  * The manifest names the CLI runs under: "mcpgen" is the repository's checkout
@@ -255,6 +256,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         timeoutMs,
         json: options.json,
       });
+    });
+
+  program
+    .command("init")
+    .description("create an MCP server project on the mcpgen runtime: one tool, resource and prompt, a test, a README")
+    .argument("<dir>", "the project folder: new or empty; its name becomes the package's")
+    .option("--http", "serve over Streamable HTTP instead of stdio")
+    .action(async (dir: string, options) => {
+      exitCode = await initCommand(io, { dir, transport: options.http ? "http" : "stdio", version: root.version });
     });
 
   try {

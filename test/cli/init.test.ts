@@ -1,0 +1,189 @@
+// `mcpgen init`, in-process, then the way its user goes on: the project is
+// installed from the packed runtime tarball (its dev dependencies from npm's
+// cache), `npm test` builds it and passes its own tests, and the official v1
+// SDK client lists and calls its tool; over stdio and with --http. Also what
+// init writes and what it refuses.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { listFiles } from "../../generator/cli/io.js";
+import { main } from "../../generator/cli/main.js";
+import { DEV_DEPENDENCIES, packageName } from "../../generator/cli/init-templates.js";
+import { captureIo, projectRoot, tempDir } from "../helpers.js";
+import { npm, packPackages } from "../package/packs.js";
+
+const manifest = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+const generatorVersion: string = manifest(join(projectRoot, "packages", "generator", "package.json")).version;
+const PROJECT_FILES = [
+  ".gitignore",
+  "README.md",
+  "package.json",
+  "src/main.ts",
+  "src/server.test.ts",
+  "src/server.ts",
+  "tsconfig.json",
+];
+
+async function init(cwd: string, args: string[]) {
+  const io = captureIo({ cwd });
+  const code = await main(["init", ...args], io);
+  return { code, out: io.out, err: io.err };
+}
+
+/** Runs a command in `cwd`; its output, or an error carrying it when it fails. */
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 240_000 });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} in ${cwd} exited with ${result.status}:\n${output}`);
+  return output;
+}
+
+describe("mcpgen init: what it writes and refuses", () => {
+  const cwd = tempDir("mcpgen-init-");
+
+  test("writes a project into a new folder, named after it, on the generator's version; prints the next steps", async () => {
+    const { code, out, err } = await init(cwd, ["notes-server"]);
+    expect([code, err]).toEqual([0, ""]);
+    const project = join(cwd, "notes-server");
+    expect(await listFiles(project)).toEqual(PROJECT_FILES);
+    const pkg = manifest(join(project, "package.json"));
+    expect(pkg).toMatchObject({ name: "notes-server", type: "module", dependencies: { mcpgen: generatorVersion } });
+    expect(pkg.scripts.test).toMatch(/^npm run build && node --test /);
+    expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toContain("serveStdio(createServer());");
+    expect(readFileSync(join(project, "README.md"), "utf8").split("\n").slice(0, 5)).toEqual([
+      "# notes-server",
+      "",
+      "```sh",
+      expect.stringMatching(/^npm install && npm run build && npm start +# serve MCP on stdio/),
+      expect.stringMatching(/^npm test +# build, then check the tool, resource and prompt/),
+    ]);
+    expect(out).toContain("Created an MCP server on stdio in notes-server (package notes-server, on mcpgen");
+    expect(out).toMatch(/Next:\n {2}cd notes-server\n {2}npm install\n {2}npm test .*\n {2}npm start /);
+  });
+
+  test("the project's dev dependencies are the versions this repository builds and tests with", () => {
+    const devDependencies = manifest(join(projectRoot, "package.json")).devDependencies;
+    expect(Object.keys(DEV_DEPENDENCIES).sort()).toEqual(["@types/node", "typescript"]);
+    for (const [name, version] of Object.entries(DEV_DEPENDENCIES))
+      expect([name, version]).toEqual([name, devDependencies[name]]);
+  });
+
+  test("an existing empty folder is fine; the package name is the folder's, made valid for npm", async () => {
+    mkdirSync(join(cwd, "My MCP Server!"));
+    const { code, out } = await init(cwd, ["My MCP Server!", "--http"]);
+    expect(code).toBe(0);
+    expect(out).toContain("cd 'My MCP Server!'");
+    const project = join(cwd, "My MCP Server!");
+    expect(manifest(join(project, "package.json")).name).toBe("my-mcp-server");
+    expect(readFileSync(join(project, "src", "server.ts"), "utf8")).toContain('{ name: "my-mcp-server", version');
+    expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toContain("serveHttp(createServer(),");
+    expect([packageName("_Weather.Tools"), packageName("..."), packageName("a--b  c-")]).toEqual([
+      "weather.tools",
+      "mcp-server",
+      "a-b-c",
+    ]);
+  });
+
+  test("a folder that is not empty is refused with exit 2, naming it, and left as it was", async () => {
+    const taken = join(cwd, "taken");
+    mkdirSync(taken);
+    writeFileSync(join(taken, "notes.txt"), "mine");
+    const { code, out, err } = await init(cwd, ["taken"]);
+    expect([code, out]).toEqual([2, ""]);
+    expect(err).toBe("mcpgen: taken is not empty (it holds notes.txt): init writes only into an empty or new folder\n");
+    expect(readdirSync(taken)).toEqual(["notes.txt"]);
+
+    writeFileSync(join(cwd, "a-file"), "");
+    expect(await init(cwd, ["a-file"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("a-file cannot be a folder"),
+    });
+    expect(await init(cwd, [])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("missing required argument 'dir'"),
+    });
+  });
+});
+
+describe.each([
+  { transport: "stdio", args: [] },
+  { transport: "http", args: ["--http"] },
+])("a project from mcpgen init ($transport), installed from the packed tarballs", ({ transport, args }) => {
+  const cwd = tempDir(`mcpgen-init-${transport}-`);
+  const project = join(cwd, "notes-server");
+  let npmTest: { status: number | null; output: string };
+
+  beforeAll(async () => {
+    const created = await init(cwd, ["notes-server", ...args]);
+    if (created.code !== 0) throw new Error(`mcpgen init failed: ${created.err}`);
+    const { runtime } = packPackages();
+    run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", runtime], project);
+    run(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund"], project);
+    const result = spawnSync(npm, ["test"], { cwd: project, encoding: "utf8", timeout: 240_000 });
+    npmTest = { status: result.status, output: `${result.stdout}${result.stderr}` };
+  }, 300_000);
+
+  test("npm test builds it and passes its own tests of the tool, the resource and the prompt", () => {
+    expect(npmTest.output).toMatch(/^(# |ℹ )pass 4$/m);
+    expect(npmTest.output).toMatch(/^(# |ℹ )fail 0$/m);
+    expect(npmTest.output).toContain("add_note saves a note that notes://all then lists");
+    expect(npmTest.status).toBe(0);
+    expect(existsSync(join(project, "dist", "main.js"))).toBe(true);
+  });
+
+  test("the official v1 client lists and calls its tool", async () => {
+    const client = new Client({ name: "init-test", version: "1.0.0" });
+    let server: ChildProcess | undefined;
+    try {
+      if (transport === "stdio") {
+        await client.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [join(project, "dist", "main.js")],
+            cwd: project,
+            stderr: "pipe",
+          }),
+        );
+      } else {
+        // What `npm start` runs, on a free port: the server prints its URL.
+        server = spawn(process.execPath, [join(project, "dist", "main.js")], {
+          cwd: project,
+          env: { ...process.env, PORT: "0" },
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        await client.connect(new StreamableHTTPClientTransport(new URL(await printedUrl(server))));
+      }
+      expect(client.getServerVersion()?.name).toBe("notes-server");
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["add_note"]);
+      const saved = await client.callTool({ name: "add_note", arguments: { title: "from v1", text: "hello" } });
+      expect(saved.content).toEqual([{ type: "text", text: 'Saved "from v1" (1 note in all)' }]);
+      const refused = await client.callTool({ name: "add_note", arguments: { title: "no text" } });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await client.close(); // stdio: ends the server it started
+      if (server && server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server!.once("exit", resolve));
+        server.kill();
+        await exited;
+      }
+    }
+  });
+});
+
+/** The loopback URL the scaffold's HTTP server prints once it listens. */
+function printedUrl(server: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let printed = "";
+    server.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      printed += chunk;
+      const match = /^MCP server listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(printed);
+      if (match) resolve(match[1]!);
+    });
+    server.once("exit", (code) => reject(new Error(`the server exited with ${code}, having printed: ${printed}`)));
+  });
+}
