@@ -192,6 +192,8 @@ import { McpServer } from "mcpgen/server";
  * notes.
  */
 export function createServer(): McpServer {
+  // Bounded: any client can call add_note, so it cannot grow this without end.
+  const MAX_NOTES = 1000;
   const notes = new Map<string, string>();
   const server = new McpServer(
     { name: "${name}", version: "0.1.0" },
@@ -213,14 +215,27 @@ export function createServer(): McpServer {
       inputSchema: {
         type: "object",
         properties: {
-          title: { type: "string", minLength: 1, description: "Its title" },
-          text: { type: "string", description: "The note itself" },
+          title: {
+            type: "string",
+            minLength: 1,
+            maxLength: 200,
+            description: "Its title",
+          },
+          text: {
+            type: "string",
+            maxLength: 10000,
+            description: "The note itself",
+          },
         },
         required: ["title", "text"],
       },
       annotations: { destructiveHint: false, idempotentHint: true },
     },
     ({ title, text }) => {
+      // A thrown error becomes a tool result with isError: true.
+      if (!notes.has(title) && notes.size >= MAX_NOTES) {
+        throw new Error(\`There are \${MAX_NOTES} notes already\`);
+      }
       notes.set(title, text);
       // Clients subscribed to notes://all learn that it changed.
       server.resourceUpdated("notes://all");
