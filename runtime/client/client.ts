@@ -7,10 +7,23 @@
 // round-trip input fulfilled and the request retried (modern).
 import type { RevisionInfo } from "../index.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
+import { withElicitationDefaults } from "./elicitation.js";
+import { extendWire } from "./extensions.js";
 import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { Connection, type RequestOptions } from "./connection.js";
-import { ConnectionClosedError, HttpStatusError, McpError } from "./errors.js";
+import { ConnectionClosedError, HttpStatusError, McpError, ServerMessageError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
+import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
+import {
+  callTool,
+  callToolAsTask,
+  listTasks,
+  taskHandle,
+  type TaskCallOptions,
+  type TaskInfo,
+  type ToolCallOptions,
+  type ToolTask,
+} from "./tasks.js";
 import { generatedRevisions, handlerWire, loadWire, type Wire } from "../server/revisions.js";
 import { headerParams, mirroredHeaders, type HeaderParam } from "../server/header-check.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from "../server/meta.js";
@@ -27,6 +40,7 @@ import type {
   ListRootsResult,
   ReadResourceResult,
   ServerCapabilities,
+  SubscriptionFilter,
   Tool,
 } from "../server/handler-revision.js";
 import type {
@@ -52,6 +66,16 @@ export interface ClientOptions {
   handlers?: ClientHandlers;
   /** Capabilities beyond those the handlers imply (e.g. extensions), in 2026-07-28's shape. */
   capabilities?: ClientCapabilities;
+  /**
+   * Generated extensions (by name, e.g. "skills") whose methods this client
+   * sends with requestExtension(), on revisions that negotiate extensions.
+   */
+  extensions?: readonly string[];
+  /**
+   * Whether an accepted form-mode elicitation gets requestedSchema's defaults
+   * for the fields the handler's answer leaves out (default true; elicitation.ts).
+   */
+  elicitationDefaults?: boolean;
   /** Default timeout of a request, in ms (default 60 000). */
   timeoutMs?: number;
   /** How long the stdio era probe (server/discover) waits before assuming a legacy server (default 3000 ms). */
@@ -73,10 +97,18 @@ type Listener = (params: Record<string, unknown>) => void;
 export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta"> & {
   _meta?: Partial<NonNullable<ParamsOf<M>>["_meta"]>;
 };
+/** @internal How the feature modules (tasks.ts, subscriptions.ts) send a request: see Client.wireRequest. */
+export interface WireRequestOptions extends RequestOptions {
+  /** The result as the wire revision shapes it, not converted (a 2025-11-25 task's creation result has no 2026-07-28 form). */
+  rawResult?: boolean;
+  /** Capabilities this request declares besides the client's (modern: per request, e.g. the tasks extension). */
+  capabilities?: ClientCapabilities;
+}
 /** The result of a request once multi round-trip input is done: never an InputRequiredResult. */
 export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
 
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -113,7 +145,7 @@ export class Client {
       client.verdict = await detectEra(connection, {
         ...(options.revision ? { pinned: options.revision } : {}),
         probeTimeoutMs: options.probeTimeoutMs ?? 3000,
-        meta: () => client.requestMeta(handlerWire.info.protocolVersion),
+        meta: (version) => client.requestMeta(version),
       });
       await client.begin();
     } catch (error) {
@@ -147,12 +179,13 @@ export class Client {
 
   /** The wire revision's tables and shims, loaded; the handshake for a legacy server. */
   private async begin(): Promise<void> {
-    const wire = await loadWire(this.verdict.revision);
+    const wire = await extendWire(await loadWire(this.verdict.revision), this.options.extensions);
     this.connection.wire = wire;
     this.connection.context = { era: this.verdict.era, protocolVersion: this.verdict.revision.protocolVersion };
     if (this.verdict.era === "legacy") await this.handshake();
     else if (this.verdict.discover) this.describe(this.verdict.discover);
-    rememberEra(this.connection.transport.target, this.verdict);
+    // A pinned revision is the caller's choice, not a finding about the server: not cached.
+    if (this.options.revision === undefined) rememberEra(this.connection.transport.target, this.verdict);
   }
 
   private describe(result: Record<string, unknown>): void {
@@ -210,11 +243,14 @@ export class Client {
   }
 
   /** 2026-07-28 basic/index#meta: what every modern request says about its client. */
-  private requestMeta(version: string): Record<string, unknown> {
+  private requestMeta(version: string, extra?: ClientCapabilities): Record<string, unknown> {
+    const own = this.capabilities();
     return {
       [META_PROTOCOL_VERSION]: version,
       [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
-      [META_CLIENT_CAPABILITIES]: this.capabilities(),
+      [META_CLIENT_CAPABILITIES]: extra
+        ? { ...own, ...extra, extensions: { ...own.extensions, ...extra.extensions } }
+        : own,
     };
   }
 
@@ -250,18 +286,19 @@ export class Client {
   private async once(
     method: string,
     params: Record<string, unknown>,
-    options: RequestOptions,
+    options: WireRequestOptions,
     retried = false,
   ): Promise<Record<string, unknown>> {
     const wire = this.connection.wire;
     const modern = this.verdict.era === "modern";
     const { _meta, ...rest } = params;
     const meta = isObject(_meta) ? _meta : {};
-    const withMeta = modern ? { ...rest, _meta: { ...meta, ...this.requestMeta(wire.info.protocolVersion) } } : params;
-    const down = wire.shims
-      ? (wire.shims.convertParams(method, withMeta, { from: handlerWire.info.name, to: wire.info.name })
-          .message as Record<string, unknown>)
-      : withMeta;
+    const own = this.requestMeta(wire.info.protocolVersion, options.capabilities);
+    const withMeta = modern ? { ...rest, _meta: { ...meta, ...own } } : params;
+    // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
+    const shims = hasOwn(handlerWire.tables.methods, method) ? wire.shims : null;
+    const toWire = { from: handlerWire.info.name, to: wire.info.name };
+    const down = shims ? (shims.convertParams(method, withMeta, toWire).message as Record<string, unknown>) : withMeta;
     const toolName = method === "tools/call" && typeof down["name"] === "string" ? down["name"] : undefined;
     const headers = modern
       ? mirroredHeaders(method, down, toolName ? this.toolHeaders.get(toolName) : undefined, wire.tables.nameHeaders)
@@ -284,28 +321,100 @@ export class Client {
       }
       throw error;
     }
-    const up = wire.shims
-      ? (wire.shims.convertResult(method, result, { from: wire.info.name, to: handlerWire.info.name })
-          .message as Record<string, unknown>)
-      : (result as Record<string, unknown>);
-    if (method === "tools/list") this.learnTools(up["tools"]);
-    return up;
+    const fromWire = { from: wire.info.name, to: handlerWire.info.name };
+    const up =
+      shims && !options.rawResult
+        ? (shims.convertResult(method, result, fromWire).message as Record<string, unknown>)
+        : (result as Record<string, unknown>);
+    if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
+    return method === "tools/list" ? this.learnTools(up) : up;
   }
 
-  /** x-mcp-header parameters of the listed tools, for the Mcp-Param-* headers of their calls. */
-  private learnTools(tools: unknown): void {
-    if (!Array.isArray(tools)) return;
+  /**
+   * x-mcp-header parameters of the listed tools, for the Mcp-Param-* headers
+   * of their calls. Where the headers are sent (a modern server over a
+   * transport with headers), a tool whose annotations break the rules is
+   * left out of the result, with a warning (2026-07-28
+   * basic/transports/streamable-http#schema-extension: "Rejection means the
+   * client MUST exclude the invalid tool from the result of tools/list").
+   */
+  private learnTools(result: Record<string, unknown>): Record<string, unknown> {
+    const tools = result["tools"];
+    if (!Array.isArray(tools)) return result;
+    const rejects = this.verdict.era === "modern" && this.connection.transport.carriesHeaders === true;
+    const kept: unknown[] = [];
     for (const tool of tools) {
       if (!isObject(tool) || typeof tool["name"] !== "string") continue;
       const found = headerParams(tool["inputSchema"]);
-      if ("params" in found && found.params.length > 0) this.toolHeaders.set(tool["name"], found.params);
-      else this.toolHeaders.delete(tool["name"]);
-      if (this.toolHeaders.size > 10_000) break;
+      if ("error" in found && rejects) {
+        this.toolHeaders.delete(tool["name"]);
+        this.warn(
+          new ServerMessageError(`left out tool ${JSON.stringify(tool["name"])}: ${found.error}`, "/result/tools"),
+        );
+        continue;
+      }
+      kept.push(tool);
+      if ("params" in found && found.params.length > 0) {
+        if (this.toolHeaders.size < 10_000 || this.toolHeaders.has(tool["name"]))
+          this.toolHeaders.set(tool["name"], found.params);
+      } else this.toolHeaders.delete(tool["name"]);
     }
+    return kept.length === tools.length ? result : { ...result, tools: kept };
   }
 
-  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.request("tools/call", { name, arguments: args }, options) as Promise<CallToolResult>;
+  /** Reports something the server sent that the client could not use (ClientOptions.onProblem). */
+  private warn(error: Error): void {
+    (this.options.onProblem ?? ((e: Error) => process.stderr.write(`mcpgen client: ${e.message}\n`)))(error);
+  }
+
+  /**
+   * Calls a tool. With `{ task: true }` (or task options) it runs as a task
+   * where the server offers tasks, polled to its end (tasks.ts); a task the
+   * server makes of a plain call is polled to its end too.
+   */
+  callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
+    return callTool(this, name, args, options);
+  }
+
+  /** Calls a tool as a task where the server offers tasks: the handle polls it (tasks.ts). */
+  callToolAsTask(name: string, args: Record<string, unknown> = {}, options?: TaskCallOptions): Promise<ToolTask> {
+    return callToolAsTask(this, name, args, options);
+  }
+
+  /** A task's handle by its id, e.g. one kept from an earlier connection (tasks.md#task-polling). */
+  task(taskId: string): ToolTask {
+    return taskHandle(this, taskId);
+  }
+
+  /** The server's tasks for this client, all pages (2025-11-25 tasks/list; the tasks extension has none). */
+  listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
+    return listTasks(this, options);
+  }
+
+  /**
+   * Change notifications, one API for both eras (subscriptions.ts): a
+   * subscriptions/listen stream on a modern server; resources/subscribe and
+   * the list_changed notifications its capabilities declare on a legacy one.
+   */
+  subscribe(
+    filter: SubscriptionFilter,
+    listener: SubscriptionListener,
+    options?: SubscribeOptions,
+  ): Promise<Subscription> {
+    return subscribe(this, filter, listener, options);
+  }
+
+  /**
+   * @internal A request of any method the wire revision has (resources/subscribe,
+   * tasks/*), its params and _meta as for request(), its result converted
+   * only where the handler revision has the method and rawResult is not set.
+   */
+  wireRequest(
+    method: string,
+    params: Record<string, unknown>,
+    options: WireRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return this.request(method as ClientRequestMethod, params as never, options) as Promise<Record<string, unknown>>;
   }
 
   /** Every tool, all pages. */
@@ -327,6 +436,27 @@ export class Client {
 
   getPrompt(name: string, args: Record<string, string> = {}, options?: RequestOptions): Promise<GetPromptResult> {
     return this.request("prompts/get", { name, arguments: args }, options) as Promise<GetPromptResult>;
+  }
+
+  /**
+   * A request of an extension's method (ClientOptions.extensions), its params
+   * and result in the extension's own shapes, checked against the extension's
+   * generated tables like every other answer. Rejects at once when the wire
+   * revision has no such method (the extension was not given, or the revision
+   * negotiates no extensions).
+   */
+  async requestExtension(
+    method: string,
+    params: Record<string, unknown> = {},
+    options?: RequestOptions,
+  ): Promise<Record<string, unknown>> {
+    const tables = this.connection.wire.tables;
+    if (!hasOwn(tables.methods, method) || hasOwn(handlerWire.tables.methods, method))
+      throw new McpError(
+        -32601,
+        `${method} is not an extension method of revision ${this.revision.name} for this client (ClientOptions.extensions: ${(this.options.extensions ?? []).join(", ") || "none"})`,
+      );
+    return (await this.request(method as ClientRequestMethod, params as never, options)) as Record<string, unknown>;
   }
 
   // --- what the server sends ------------------------------------------------------
@@ -369,15 +499,18 @@ export class Client {
       : result;
   }
 
-  /** The handler for sampling, elicitation or roots; -32601 when the client has none (it did not declare the capability). */
-  private async answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  /** @internal The handler for sampling, elicitation or roots; -32601 when the client has none (it did not declare the capability). */
+  async answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const handlers = this.options.handlers ?? {};
     switch (method) {
       case "sampling/createMessage":
         if (handlers.sampling) return handlers.sampling(params as CreateMessageRequestParams, signal);
         break;
       case "elicitation/create":
-        if (handlers.elicitation) return handlers.elicitation(params as ElicitRequestParams, signal);
+        if (handlers.elicitation) {
+          const answer = await handlers.elicitation(params as ElicitRequestParams, signal);
+          return this.options.elicitationDefaults === false ? answer : withElicitationDefaults(params, answer);
+        }
         break;
       case "roots/list":
         if (handlers.roots) return handlers.roots();
@@ -393,6 +526,16 @@ export class Client {
 
   get closed(): boolean {
     return this.connection.closed;
+  }
+
+  /** Settles with the reason once the connection is gone (the server exited, the stream ended, close()). */
+  get whenClosed(): Promise<Error> {
+    return this.connection.ended;
+  }
+
+  /** @internal The wire revision's tables and shims, as the feature modules need them. */
+  get wire(): Wire {
+    return this.connection.wire;
   }
 }
 

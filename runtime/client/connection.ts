@@ -16,6 +16,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Progress notifications for this request (the token is added to params._meta). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Told the JSON-RPC id the request is sent with, before it is sent (each
+   * round of a multi round-trip request has its own), e.g. to match the
+   * notifications of a subscriptions/listen stream (basic/patterns/subscriptions#receiving-notifications).
+   */
+  onRequestId?: (id: string | number) => void;
 }
 
 export interface ConnectionHandlers {
@@ -47,6 +53,9 @@ export class Connection {
   private readonly pending = new Map<string | number, Pending>();
   private readonly served = new Map<string | number, AbortController>();
   private closedBy: Error | undefined;
+  private markEnded!: (reason: Error) => void;
+  /** Settles with the reason once the connection is gone for good (the transport closed, or close()). */
+  readonly ended: Promise<Error> = new Promise((resolve) => (this.markEnded = resolve));
 
   constructor(
     readonly transport: ClientTransport,
@@ -77,6 +86,7 @@ export class Connection {
       return Promise.reject(new Error(`${this.defaults.maxPending} requests are already waiting for the server`));
     options.signal?.throwIfAborted();
     const id = this.nextId++;
+    options.onRequestId?.(id);
     let body = params;
     if (options.onProgress) {
       const meta = isObject(params?.["_meta"]) ? params["_meta"] : {};
@@ -153,6 +163,7 @@ export class Connection {
   private end(reason: Error): void {
     if (this.closedBy) return;
     this.closedBy = reason;
+    this.markEnded(reason);
     this.failAll(reason);
     for (const controller of this.served.values()) controller.abort(reason);
     this.served.clear();
@@ -183,6 +194,8 @@ export class Connection {
   private dispatch(message: unknown): void {
     const id = isObject(message) && !("method" in message) ? message["id"] : undefined;
     const entry = typeof id === "string" || typeof id === "number" ? this.pending.get(id) : undefined;
+    // 2026-07-28 basic/index#resulttype: "clients MUST treat an absent resultType as "complete"".
+    if (entry && this.context.era === "modern") completeByDefault(message);
     const verdict = checkMessage(message, this.wire.tables, entry?.method);
     const { classification } = verdict;
     switch (classification.kind) {
@@ -236,9 +249,14 @@ export class Connection {
           return;
         }
         if (classification.method === "notifications/cancelled" && isObject(params)) {
-          this.served
-            .get(params["requestId"] as number)
-            ?.abort(new Error(String(params["reason"] ?? "cancelled by the server")));
+          const requestId = params["requestId"] as number;
+          const reason = String(params["reason"] ?? "cancelled by the server");
+          this.served.get(requestId)?.abort(new Error(reason));
+          // 2026-07-28 basic/patterns/cancellation: a server's cancellation ends a subscriptions/listen stream it tore down.
+          if (!this.served.has(requestId) && this.pending.get(requestId)?.method === "subscriptions/listen")
+            this.settle(requestId)!.reject(
+              new ConnectionClosedError(`${this.transport.target} ended subscription ${requestId}: ${reason}`),
+            );
         }
         this.handlers.notification(classification.method, params);
         return;
@@ -302,6 +320,12 @@ function invalidMessage(target: string, what: string, errors: readonly Validatio
     where,
     errors,
   );
+}
+
+/** A modern result without resultType gets "complete" (servers of earlier revisions never send one). */
+function completeByDefault(message: unknown): void {
+  if (isObject(message) && isObject(message["result"]) && !("resultType" in message["result"]))
+    message["result"]["resultType"] = "complete";
 }
 
 function abortError(reason: unknown): Error {

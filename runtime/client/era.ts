@@ -70,7 +70,7 @@ function newestLegacy(): RevisionInfo {
 
 export async function detectEra(
   connection: Connection,
-  options: { pinned?: string; probeTimeoutMs: number; meta: () => Record<string, unknown> },
+  options: { pinned?: string; probeTimeoutMs: number; meta: (version: string) => Record<string, unknown> },
 ): Promise<EraVerdict> {
   if (options.pinned !== undefined) {
     const revision = generatedRevisions.find((r) => r.name === options.pinned);
@@ -85,13 +85,16 @@ export async function detectEra(
   if (cached) return { era: eraOf(cached), revision: cached };
 
   const probe = handlerWire.info;
-  connection.context = { era: "modern", protocolVersion: probe.protocolVersion };
-  try {
-    const result = (await connection.request(
+  const discover = async (version: string) => {
+    connection.context = { era: "modern", protocolVersion: version };
+    return (await connection.request(
       "server/discover",
-      { _meta: options.meta() },
+      { _meta: options.meta(version) },
       { timeoutMs: options.probeTimeoutMs, headers: { "Mcp-Method": "server/discover" } },
     )) as Record<string, unknown>;
+  };
+  try {
+    const result = await discover(probe.protocolVersion);
     const versions = Array.isArray(result["supportedVersions"]) ? result["supportedVersions"] : [];
     const revision = versions.includes(probe.protocolVersion) ? probe : newestShared(versions);
     if (!revision)
@@ -105,6 +108,12 @@ export async function detectEra(
       const supported = isObject(error.data) && Array.isArray(error.data["supported"]) ? error.data["supported"] : [];
       const revision = error.code === UNSUPPORTED_PROTOCOL_VERSION ? newestShared(supported) : probe;
       if (!revision) throw error;
+      // #protocol-version-negotiation: "The client SHOULD select a mutually supported version from the
+      // supported list and retry the request": the probe, once, at that version (its answer describes the server).
+      if (error.code === UNSUPPORTED_PROTOCOL_VERSION && eraOf(revision) === "modern") {
+        const retried = await discover(revision.protocolVersion).catch(() => undefined);
+        if (retried) return { era: "modern", revision, discover: retried };
+      }
       return { era: eraOf(revision), revision };
     }
     if (connection.closed) throw error;

@@ -51,3 +51,14 @@ export class HttpStatusError extends Error {
     super(message);
   }
 }
+
+/** A task ended cancelled (tasks/cancel, or the server's doing) before it had a result. */
+export class TaskCancelledError extends Error {
+  override name = "TaskCancelledError";
+  constructor(
+    readonly taskId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -6,7 +6,11 @@
 //   same POSTs within a session (Mcp-Session-Id from the initialize answer),
 //   a GET stream for what the server sends on its own, streams resumed with
 //   Last-Event-ID (#resumability-and-redelivery), DELETE at the end.
+// - a 2024-11-05 HTTP+SSE server, found as #backwards-compatibility describes:
+//   an initialize POST refused with 400, 404 or 405 → the GET of legacy-sse.ts,
+//   used for everything after.
 import { HttpStatusError } from "./errors.js";
+import { LegacySseClientTransport } from "./legacy-sse.js";
 import { readSse } from "./sse-reader.js";
 import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
 
@@ -19,15 +23,26 @@ export interface HttpClientOptions {
   maxReconnects?: number;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * Whether an initialize POST refused with 400, 404 or 405 is followed by the
+   * GET of the 2024-11-05 HTTP+SSE transport (basic/transports#backwards-compatibility). Default true.
+   */
+  legacySseFallback?: boolean;
 }
+
+/** The statuses of an initialize POST that mean "try HTTP+SSE" (2025-11-25 basic/transports#backwards-compatibility). */
+const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
 export class StreamableHttpClientTransport implements ClientTransport {
   readonly target: string;
+  readonly carriesHeaders = true;
   private sink: TransportSink | undefined;
   private sessionId: string | undefined;
   private readonly controller = new AbortController();
   private readonly limit: number;
   private readonly fetch: typeof fetch;
+  /** The 2024-11-05 HTTP+SSE transport, once the server turned out to speak only it. */
+  private fallback: LegacySseClientTransport | undefined;
 
   constructor(
     url: string | URL,
@@ -41,6 +56,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
   /** The legacy session's id, once the server gave one. */
   get session(): string | undefined {
     return this.sessionId;
+  }
+
+  /** Whether the server turned out to be a 2024-11-05 HTTP+SSE one, now used for every message. */
+  get legacySse(): boolean {
+    return this.fallback !== undefined;
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -58,6 +78,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   async send(text: string, context: SendContext): Promise<void> {
+    if (this.fallback) return this.fallback.send(text, context);
     const signal = context.signal ? AbortSignal.any([context.signal, this.controller.signal]) : this.controller.signal;
     const response = await this.fetch(this.target, {
       method: "POST",
@@ -91,6 +112,15 @@ export class StreamableHttpClientTransport implements ClientTransport {
       this.sink?.message(body);
       return;
     }
+    // #backwards-compatibility: "If it fails with ... 400 Bad Request, 404 Not Found or 405 Method Not Allowed":
+    // the GET of the old transport; its endpoint event says the server speaks it.
+    if (
+      FALLBACK_STATUSES.has(response.status) &&
+      this.options.legacySseFallback !== false &&
+      !this.sessionId &&
+      isInitialize(text)
+    )
+      return this.fallBack(text, context, response, body);
     if (response.status === 404 && context.era === "legacy" && this.sessionId) this.sessionId = undefined;
     throw new HttpStatusError(
       response.status,
@@ -144,10 +174,34 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
       await readSse(resumed.body, this.limit, handlers).catch(() => {});
     }
+    // Nothing more will come for it (modern streams are not resumed; this one gave no id to resume from):
+    // the request fails now rather than at its timeout (a subscriptions/listen stream may be open for days).
+    if (!answered && !signal.aborted)
+      throw new Error(
+        `the SSE answer from ${this.target} ended without the response to request ${JSON.stringify(context.requestId)}`,
+      );
+  }
+
+  /** Switches to the 2024-11-05 HTTP+SSE transport and sends the initialize through it. */
+  private async fallBack(text: string, context: SendContext, refused: Response, body: string): Promise<void> {
+    const legacy = new LegacySseClientTransport(this.target, this.options);
+    try {
+      await legacy.start(this.sink!);
+    } catch (error) {
+      throw new HttpStatusError(
+        refused.status,
+        body,
+        refused.headers,
+        `${this.target} refused the initialize POST with HTTP ${refused.status}${body ? ` (${body.slice(0, 200)})` : ""}, and it is no 2024-11-05 HTTP+SSE server either: ${(error as Error).message}`,
+      );
+    }
+    this.fallback = legacy;
+    await legacy.send(text, context);
   }
 
   /** basic/transports#listening-for-messages-from-the-server: the GET stream of a legacy session, resumed when it ends. */
   openStream(context: SendContext): void {
+    if (this.fallback) return; // HTTP+SSE: the one stream is open already
     void (async () => {
       let lastId: string | undefined;
       let retryMs = 1000;
@@ -190,6 +244,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
 
   /** Ends a legacy session with DELETE (#session-management), and every exchange still open. */
   async close(): Promise<void> {
+    await this.fallback?.close();
     const session = this.sessionId;
     this.sessionId = undefined;
     this.controller.abort();
@@ -219,6 +274,16 @@ export class StreamableHttpClientTransport implements ClientTransport {
         throw new Error(`${this.target} sent a body of more than ${this.limit} characters`);
       }
     }
+  }
+}
+
+/** Whether a JSON text is an initialize request (the message #backwards-compatibility falls back on). */
+function isInitialize(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && (value as { method?: unknown }).method === "initialize";
+  } catch {
+    return false;
   }
 }
 

@@ -29,6 +29,12 @@ export interface SendContext {
 export interface ClientTransport {
   /** Where the server is, for messages and for caching the era verdict per server. */
   readonly target: string;
+  /**
+   * Whether the transport sends SendContext.headers (HTTP). A client on such a
+   * transport mirrors tool parameters into headers, and so rejects tools whose
+   * x-mcp-header annotations are invalid (2026-07-28 streamable-http#schema-extension).
+   */
+  readonly carriesHeaders?: boolean;
   start(sink: TransportSink): Promise<void>;
   /**
    * Sends one message. Answers arrive through the sink. Rejects when the
