@@ -52,9 +52,13 @@ describe("mcpgen call", () => {
   test("a tool result with isError exits 1; a server error names the code; exit 1", async () => {
     const failed = await call(["--tool", "fail", ...stdioServer]);
     expect([failed.code, failed.out]).toEqual([1, "the disk is full\n"]);
-    const missing = await call(["--resource", "test://nothing", url]);
+    // Resource not found: -32002 on a handshake revision, -32602 from 2026-07-28 (the detected era here).
+    const missing = await call(["--resource", "test://nothing", "--rev", "2025-11-25", url]);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/mcpgen: resources\/read test:\/\/nothing failed \(-32002\): /);
+    const missingNow = await call(["--resource", "test://nothing", url]);
+    expect(missingNow.code).toBe(1);
+    expect(missingNow.err).toMatch(/mcpgen: resources\/read test:\/\/nothing failed \(-32602\): /);
   });
 
   test("bad input exits 2 naming it; an unreachable server exits 1 naming it", async () => {

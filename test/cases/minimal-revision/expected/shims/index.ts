@@ -20,11 +20,11 @@ export { ShimError } from "mcpgen/runtime";
 export const revisions = ["minimal-revision"] as const;
 
 /** Every revision's shapes and every adjacent step's plans. */
-export const shimTables = {
+export const shimTables: ShimTables = {
   revisions: [rminimal_revision],
   steps: [],
   rules: shimRules,
-} satisfies ShimTables;
+};
 
 /**
  * Converts a whole JSON-RPC message (request, notification, result or error

@@ -9,7 +9,7 @@ import { messageTables } from "../minimal-revision/validators.js";
 import type { RevisionShapes } from "mcpgen/runtime";
 
 /** Revision minimal-revision as the message converter sees it: every type's shape, and each method's params and result. */
-export const shapes = {
+export const shapes: RevisionShapes = {
   revision: "minimal-revision",
   protocolVersion: "2025-01-01",
   envelope: envelope,
@@ -784,4 +784,4 @@ export const shapes = {
     "tools/call": { field: "result", shape: { kind: "reference", name: "CallToolResult" } },
     "tools/list": { field: "result", shape: { kind: "reference", name: "ListToolsResult" } },
   },
-} as const satisfies RevisionShapes;
+};
