@@ -10,7 +10,7 @@ import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
 import { withElicitationDefaults } from "./elicitation.js";
 import { extendWire } from "./extensions.js";
 import { detectEra, rememberEra, type EraVerdict } from "./era.js";
-import { Connection, type RequestOptions } from "./connection.js";
+import { completeResult, Connection, type RequestOptions } from "./connection.js";
 import { ConnectionClosedError, HttpStatusError, McpError, ServerMessageError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
@@ -324,7 +324,7 @@ export class Client {
     const fromWire = { from: wire.info.name, to: handlerWire.info.name };
     const up =
       shims && !options.rawResult
-        ? (shims.convertResult(method, result, fromWire).message as Record<string, unknown>)
+        ? (shims.convertResult(method, completeResult(result), fromWire).message as Record<string, unknown>)
         : (result as Record<string, unknown>);
     if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
     return method === "tools/list" ? this.learnTools(up) : up;

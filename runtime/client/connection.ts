@@ -37,8 +37,9 @@ interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
   readonly onProgress?: RequestOptions["onProgress"];
-  readonly abort: AbortController;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Removes the listener on the caller's AbortSignal, which may outlive many requests. */
+  release: (() => void) | undefined;
 }
 
 /** Requests from the server being served at once; more are refused (a server must not grow this without bound). */
@@ -94,21 +95,24 @@ export class Connection {
     }
     const message = { jsonrpc: "2.0", id, method, ...(body !== undefined ? { params: body } : {}) };
     return new Promise<unknown>((resolve, reject) => {
-      const abort = new AbortController();
+      // The exchange's signal, made only for a transport that reads it (HTTP; stdio never does):
+      // an AbortController costs ~3.7 µs on Node 20, about a tenth of a tools/call's client time.
+      let abort: AbortController | undefined;
+      let cancelled = false;
       const entry: Pending = {
         method,
         resolve,
         reject,
-        abort,
         timer: undefined,
+        release: undefined,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       };
       this.pending.set(id, entry);
       const cancel = (error: Error) => {
-        if (!this.pending.delete(id)) return;
-        clearTimeout(entry.timer);
+        if (!this.settle(id)) return;
         reject(error);
-        abort.abort(error);
+        cancelled = true;
+        abort?.abort(error);
         // basic/utilities/cancellation: tell the server the answer is no longer wanted.
         if (!this.closedBy && method !== "initialize")
           void this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {});
@@ -121,16 +125,27 @@ export class Connection {
           ),
         timeoutMs,
       );
-      options.signal?.addEventListener("abort", () => cancel(abortError(options.signal!.reason)), { once: true });
+      const signal = options.signal;
+      if (signal) {
+        const onAbort = () => cancel(abortError(signal.reason));
+        signal.addEventListener("abort", onAbort, { once: true });
+        entry.release = () => signal.removeEventListener("abort", onAbort);
+      }
       this.transport
         .send(JSON.stringify(message), {
           ...this.context,
           requestId: id,
-          signal: abort.signal,
+          get signal() {
+            if (!abort) {
+              abort = new AbortController();
+              if (cancelled) abort.abort();
+            }
+            return abort.signal;
+          },
           ...(options.headers ? { headers: options.headers } : {}),
         })
         .catch((error: Error) => {
-          if (abort.signal.aborted) return;
+          if (cancelled) return;
           this.settle(id)?.reject(error);
         });
     });
@@ -157,6 +172,7 @@ export class Connection {
     if (!entry) return undefined;
     this.pending.delete(id);
     clearTimeout(entry.timer);
+    entry.release?.();
     return entry;
   }
 
@@ -320,6 +336,17 @@ function invalidMessage(target: string, what: string, errors: readonly Validatio
     where,
     errors,
   );
+}
+
+/**
+ * A result without resultType gets "complete" (2026-07-28 basic/index#resulttype: "clients MUST treat
+ * an absent resultType as complete"), as the shims' walk would default it. Set before a handshake
+ * revision's result is converted up, it lets the conversion take the shims' shortcut (one generated
+ * check) instead of walking the whole result: a tools/call result of ~4.7 KB went from ~19 to ~4 µs.
+ */
+export function completeResult(result: unknown): unknown {
+  if (isObject(result) && !("resultType" in result)) result["resultType"] = "complete";
+  return result;
 }
 
 /** A modern result without resultType gets "complete" (servers of earlier revisions never send one). */

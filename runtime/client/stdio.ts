@@ -33,6 +33,7 @@ export class StdioClientTransport implements ClientTransport {
   private stderrTail = "";
   private exited: Promise<void> = Promise.resolve();
   private closing = false;
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly options: StdioClientOptions) {
     this.target = [options.command, ...(options.args ?? [])].join(" ");
@@ -92,7 +93,19 @@ export class StdioClientTransport implements ClientTransport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable)
       throw new ConnectionClosedError(`the server ${this.target} is not running`);
-    if (!stdin.write(text + "\n")) await new Promise<void>((resolve) => stdin.once("drain", resolve));
+    // Messages sent in one tick leave in one write: with many requests in flight, one syscall, not one each.
+    if (!stdin.writableCorked) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
+    // Past the high-water mark every sender waits for the same drain (one listener, not one each).
+    if (!stdin.write(text + "\n"))
+      await (this.drained ??= new Promise<void>((resolve) =>
+        stdin.once("drain", () => {
+          this.drained = undefined;
+          resolve();
+        }),
+      ));
   }
 
   /** basic/lifecycle#stdio shutdown: stdin closed, then SIGTERM, then SIGKILL, each after the grace period. */

@@ -24,7 +24,7 @@ import { handlerWire, type Wire } from "../server/revisions.js";
 import type { Task, TaskStatus } from "../../generated/ext/tasks/types.js";
 import { isObject, run } from "../validation.js";
 import type { Client } from "./client.js";
-import type { RequestOptions } from "./connection.js";
+import { completeResult, type RequestOptions } from "./connection.js";
 import { McpError, RequestTimeoutError, ServerMessageError, TaskCancelledError } from "./errors.js";
 import { INPUT_RESPONSE_METHODS } from "./input.js";
 
@@ -581,7 +581,10 @@ function toolResult(client: Client, result: Record<string, unknown>, check = tru
   }
   return (
     wire.shims
-      ? wire.shims.convertResult("tools/call", result, { from: wire.info.name, to: handlerWire.info.name }).message
+      ? wire.shims.convertResult("tools/call", completeResult(result), {
+          from: wire.info.name,
+          to: handlerWire.info.name,
+        }).message
       : result
   ) as CallToolResult;
 }

@@ -5,6 +5,7 @@
 // ways (server-to-client requests on legacy revisions, multi round-trip input
 // on modern ones), progress, cancellation and timeouts.
 import { spawn, type ChildProcess } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -123,6 +124,17 @@ describe("mcpgen's server over stdio", () => {
       ]);
       expect(client.instructions).toBe("A test server.");
       await exercise(client, "2026-07-28");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a long-lived AbortSignal shared by many requests keeps no listener once they are answered", async () => {
+    const client = await Client.connect(new StdioClientTransport({ command: process.execPath, args: [everything] }));
+    try {
+      const shared = new AbortController();
+      for (let i = 0; i < 20; i++) await client.callTool("echo", { text: `${i}` }, { signal: shared.signal });
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
     } finally {
       await client.close();
     }

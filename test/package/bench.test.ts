@@ -59,3 +59,31 @@ test("bench/http runs (quick mode): every server answers every call, and the tab
       new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d$`, "m"),
     );
 }, 180_000);
+
+test("bench/client runs (quick mode): every client answers every call, and every table has its rows", () => {
+  const stdout = quickRun("client");
+  // client, speaks, seq req/s, ×floor, CPU µs/call, 64-deep req/s, ×floor, CPU µs/call
+  const row = (name: string, speaks: string) =>
+    new RegExp(
+      `^${name.replace(/[()]/g, "\\$&")} +${speaks.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+\\.\\d +\\d+ +\\d+\\.\\d\\d× +\\d+\\.\\d$`,
+      "m",
+    );
+  for (const name of ["floor (JSON.parse only)", "mcpgen (pinned 2025-11-25)", "SDK v1", "SDK v2 (default mode)"])
+    expect(stdout).toMatch(row(name, "2025-11-25 (handshake)"));
+  for (const name of ["floor, per-request body", "mcpgen (era detected)", 'SDK v2 (mode "auto")'])
+    expect(stdout).toMatch(row(name, "2026-07-28 (per-request)"));
+  // mcpgen ÷ SDK: each SDK row against the mcpgen row that speaks the same revision
+  for (const pair of [
+    "mcpgen (pinned 2025-11-25) ÷ SDK v1",
+    "mcpgen (pinned 2025-11-25) ÷ SDK v2 (default mode)",
+    'mcpgen (era detected) ÷ SDK v2 (mode "auto")',
+  ])
+    expect(stdout).toMatch(
+      new RegExp(`^${pair.replace(/[()]/g, "\\$&")} +\\S.* +\\d+\\.\\d\\d× +\\d+\\.\\d\\d× +\\d+\\.\\d\\d×$`, "m"),
+    );
+  // install: packages, files, MB on disk
+  for (const name of ["mcpgen (the runtime package)", "SDK v1", "SDK v2"])
+    expect(stdout).toMatch(
+      new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\S+ +(?:\\(packed\\) +)?\\d+ +\\d+ +\\d+\\.\\d$`, "m"),
+    );
+}, 300_000);
