@@ -19,6 +19,7 @@ import { isObject } from "../validation.js";
 import type { Client } from "./client.js";
 import type { RequestOptions } from "./connection.js";
 import type { Skill, SkillResource } from "../../generated/ext/skills/types.js";
+import { loadYaml } from "../optional-yaml.js";
 
 export type { Skill, SkillResource };
 
@@ -269,23 +270,6 @@ function checkEntry(entry: Skill, allowDynamic: boolean): ReadonlyMap<string, Sk
   return manifest;
 }
 
-type ParseYaml = (text: string, options: { schema: "core" }) => unknown;
-
-/**
- * The `yaml` package reads the frontmatter, as on the server (runtime/server/skills.ts):
- * an optional peer dependency, needed only by a host that loads skills.
- */
-async function loadYaml(): Promise<ParseYaml> {
-  try {
-    return (await import("yaml")).parse as ParseYaml;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
-    throw new Error(
-      "loading a skill reads its SKILL.md frontmatter with the `yaml` package, which is not installed: npm install yaml",
-    );
-  }
-}
-
 /** #frontmatter-verification: the SKILL.md's YAML frontmatter, parsed, equals the entry's field by field. */
 async function verifyFrontmatter(entry: Skill, file: SkillFile): Promise<void> {
   const fail = (message: string): never => {
@@ -300,7 +284,7 @@ async function verifyFrontmatter(entry: Skill, file: SkillFile): Promise<void> {
   if (!match) return fail("it does not begin with YAML frontmatter between --- lines");
   let parsed: unknown;
   try {
-    parsed = (await loadYaml())(match[1]!, { schema: "core" });
+    parsed = (await loadYaml("loading a skill reads its SKILL.md frontmatter"))(match[1]!, { schema: "core" });
   } catch (error) {
     return fail(`its frontmatter is not valid YAML (${(error as Error).message.split("\n")[0]})`);
   }

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { loadYaml, type ParseYaml } from "../optional-yaml.js";
 
 /** A file of a skill as the entries list it and resources/read serves it. */
 export interface SkillFile {
@@ -56,7 +57,7 @@ const NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 
 /** Reads every skill under `root`, sorted by URI. Throws SkillError on the first rule broken. */
 export async function loadSkills(root: string): Promise<LoadedSkill[]> {
-  const parseYaml = await loadYaml();
+  const parseYaml = await loadYaml("server.skills() reads SKILL.md frontmatter");
   const files = await listFiles(root);
   const skillDirs = files
     .filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md"))
@@ -73,23 +74,6 @@ export async function loadSkills(root: string): Promise<LoadedSkill[]> {
     skills.push(await loadSkill(root, skillPath, own, parseYaml));
   }
   return skills.sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : a.entry.uri > b.entry.uri ? 1 : 0));
-}
-
-type ParseYaml = (text: string, options: { schema: "core" }) => unknown;
-
-/**
- * The `yaml` package reads the frontmatter. It is an optional peer dependency
- * of mcpgen (like jose and redis): only a server that serves skills needs it.
- */
-async function loadYaml(): Promise<ParseYaml> {
-  try {
-    return (await import("yaml")).parse as ParseYaml;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
-    throw new Error(
-      "server.skills() reads SKILL.md frontmatter with the `yaml` package, which is not installed: npm install yaml",
-    );
-  }
 }
 
 async function loadSkill(
