@@ -4,7 +4,7 @@
 // resources, templates, prompts, completion, sampling/elicitation/roots both
 // ways (server-to-client requests on legacy revisions, multi round-trip input
 // on modern ones), progress, cancellation and timeouts.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { getEventListeners } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -16,9 +16,9 @@ import {
   StreamableHttpClientTransport,
   type ClientHandlers,
 } from "mcpgen/client";
+import { fixture, startUrlServer, stopChild, text } from "./support.js";
 
-const dist = (path: string) => fileURLToPath(new URL(`../../dist/test/fixtures/servers/${path}`, import.meta.url));
-const everything = dist("everything.js");
+const everything = fixture("everything.js");
 
 const asked: string[] = [];
 const handlers: ClientHandlers = {
@@ -29,26 +29,6 @@ const handlers: ClientHandlers = {
   sampling: async () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" }),
   roots: async () => ({ roots: [{ uri: "file:///work", name: "work" }] }),
 };
-
-const text = (result: { content: readonly { type: string }[] }) =>
-  result.content.map((block) => ("text" in block ? String(block.text) : `[${block.type}]`)).join("");
-
-/** A child process that prints its URL first; stopped by the returned function. */
-async function startUrlServer(script: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => resolve(chunk.trim().split("\n")[0]!));
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { url, child };
-}
-
-const stopChild = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 
 /** The calls every revision serves, through one client API typed in 2026-07-28's shapes. */
 async function exercise(client: Client, revision: string): Promise<void> {
@@ -187,7 +167,7 @@ describe("mcpgen's server over stdio", () => {
 describe("mcpgen's server over Streamable HTTP", () => {
   let server: { url: string; child: ChildProcess };
   beforeAll(async () => {
-    server = await startUrlServer(dist("http.js"));
+    server = await startUrlServer(fixture("http.js"));
   });
   afterAll(async () => {
     await stopChild(server.child);
@@ -227,7 +207,7 @@ describe("mcpgen's server over Streamable HTTP", () => {
 describe("the official SDK servers", () => {
   test("SDK v1 McpServer over stdio: legacy by detection; tools, resources, prompts, progress, elicitation, sampling, roots", async () => {
     const client = await Client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [dist("sdk-v1.js")] }),
+      new StdioClientTransport({ command: process.execPath, args: [fixture("sdk-v1.js")] }),
       { handlers },
     );
     try {
@@ -250,7 +230,7 @@ describe("the official SDK servers", () => {
   });
 
   test("SDK v1 over Streamable HTTP (sessions, SSE answers)", async () => {
-    const server = await startUrlServer(dist("sdk-v1.js"), ["--http"]);
+    const server = await startUrlServer(fixture("sdk-v1.js"), ["--http"]);
     try {
       const client = await Client.connect(new StreamableHttpClientTransport(server.url), { handlers });
       try {

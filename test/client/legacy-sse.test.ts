@@ -3,8 +3,7 @@
 // initialize POST refused with 400/404/405, then a GET whose first event is
 // `endpoint`. Against mcpgen's server (its /sse and /messages endpoints) and the
 // official SDK v1's SSEServerTransport (test/fixtures/servers/sdk-v1.ts --sse).
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   Client,
@@ -15,33 +14,13 @@ import {
 } from "mcpgen/client";
 import { serveHttp, type HttpServerHandle } from "mcpgen/http";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
-
-const dist = (path: string) => fileURLToPath(new URL(`../../dist/test/fixtures/servers/${path}`, import.meta.url));
+import { fixture, startUrlServer, stopChild, text } from "./support.js";
 
 const handlers: ClientHandlers = {
   elicitation: async () => ({ action: "accept", content: { name: "Ada" } }),
   sampling: async () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" }),
   roots: async () => ({ roots: [{ uri: "file:///work", name: "work" }] }),
 };
-const text = (result: { content: readonly { type: string }[] }) =>
-  result.content.map((block) => ("text" in block ? String(block.text) : `[${block.type}]`)).join("");
-
-async function startUrlServer(script: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => resolve(chunk.trim().split("\n")[0]!));
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { url, child };
-}
-
-const stopChild = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-
 describe("mcpgen's server: its 2024-11-05 endpoints", () => {
   let handle: HttpServerHandle;
   let sse: string;
@@ -131,7 +110,7 @@ describe("mcpgen's server: its 2024-11-05 endpoints", () => {
 describe("the official SDK v1 SSEServerTransport", () => {
   let server: { url: string; child: ChildProcess };
   beforeAll(async () => {
-    server = await startUrlServer(dist("sdk-v1.js"), ["--sse"]);
+    server = await startUrlServer(fixture("sdk-v1.js"), ["--sse"]);
   });
   afterAll(async () => {
     await stopChild(server.child);
@@ -162,7 +141,7 @@ describe("the official SDK v1 SSEServerTransport", () => {
   });
 
   test("the server going away ends the connection: pending calls fail, whenClosed settles", async () => {
-    const own = await startUrlServer(dist("sdk-v1.js"), ["--sse"]);
+    const own = await startUrlServer(fixture("sdk-v1.js"), ["--sse"]);
     const client = await Client.connect(new StreamableHttpClientTransport(own.url), { handlers });
     try {
       await stopChild(own.child);

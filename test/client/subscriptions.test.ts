@@ -4,8 +4,7 @@
 // and the official SDK v1 server (resources/subscribe, list_changed). The same
 // exercise runs in every case: what is asked for arrives, what is not does
 // not, two subscriptions are told apart, and close() ends it on the server.
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   Client,
@@ -15,25 +14,9 @@ import {
 } from "mcpgen/client";
 import { serveHttp } from "mcpgen/http";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
+import { fixture, startUrlServer, stopChild } from "./support.js";
 
-const dist = (path: string) => fileURLToPath(new URL(`../../dist/test/fixtures/servers/${path}`, import.meta.url));
-const everything = dist("everything.js");
-
-async function startUrlServer(script: string, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => resolve(chunk.trim().split("\n")[0]!));
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { url, child };
-}
-
-const stopChild = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+const everything = fixture("everything.js");
 
 /** Resolves once `seen` has `count` entries, or rejects after `ms`. */
 async function until<T>(seen: T[], count: number, ms = 5000): Promise<T[]> {
@@ -143,7 +126,7 @@ describe("mcpgen's server over stdio", () => {
 describe("mcpgen's server over Streamable HTTP", () => {
   let server: { url: string; child: ChildProcess };
   beforeAll(async () => {
-    server = await startUrlServer(dist("http.js"));
+    server = await startUrlServer(fixture("http.js"));
   });
   afterAll(async () => {
     await stopChild(server.child);
@@ -182,7 +165,7 @@ describe("mcpgen's server over Streamable HTTP", () => {
 describe("the official SDK v1 server", () => {
   test("stdio: resources/subscribe and tools/list_changed behind the same API", async () => {
     const client = await Client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [dist("sdk-v1.js")] }),
+      new StdioClientTransport({ command: process.execPath, args: [fixture("sdk-v1.js")] }),
     );
     try {
       expect(client.era).toBe("legacy");
@@ -193,7 +176,7 @@ describe("the official SDK v1 server", () => {
   });
 
   test("Streamable HTTP: the notifications arrive on the GET stream", async () => {
-    const server = await startUrlServer(dist("sdk-v1.js"), ["--http"]);
+    const server = await startUrlServer(fixture("sdk-v1.js"), ["--http"]);
     try {
       const client = await Client.connect(new StreamableHttpClientTransport(server.url));
       try {
