@@ -345,8 +345,8 @@ const ANY: Shape = { kind: "keyword", keyword: "unknown" };
  * the target's generated check accepts needs no default (its required fields
  * are there), no member or narrowing rule (those act only on values the target
  * cannot take) and no rename; what remains are the semantic hooks, which run on
- * values that fit too. When no hook is reachable below the top-level type and
- * the top-level hooks leave the value as it is, the conversion is: drop the
+ * values that fit too. When the value has nothing where a hook lies below the
+ * top-level type and the top-level hooks leave it as it is, the conversion is: drop the
  * top-level fields the source declares and the target does not. This keeps the
  * common case (a small result, a call's params) at one generated check.
  */
@@ -359,7 +359,7 @@ interface Shortcut {
   readonly drop: readonly string[];
   /** The owner of each dropped field, for the change report. */
   readonly owners: readonly string[];
-  /** Paths below the top level the walk would drop: a value with any of them takes the walk. */
+  /** Paths below the top level the walk would drop, or where a hook would run: a value with any of them takes the walk. */
   readonly nested: readonly (readonly string[])[];
   readonly to: string;
 }
@@ -424,10 +424,6 @@ function buildShortcut(
   const check = target.checks[name];
   if (!check) return null;
   const targetTop: Shape = { kind: "reference", name };
-  const below = new Set<string>();
-  reachableTypes(top.shape, source, below);
-  if (top.name) below.delete(top.name);
-  for (const name of below) if (plan.hooks[name]) return null;
   const hooks = (top.name ? (plan.hooks[top.name] ?? []) : []).map((name) => {
     const rule = rules[name];
     if (!rule) throw new Error(`mcpgen: the shim rule ${name} is not in runtime/shim-rules.ts`);
@@ -445,6 +441,9 @@ function buildShortcut(
     const counterpart = toFields.get(p.name);
     if (counterpart && !droppedFields(p.type, counterpart.type, source, target, [p.name], nested, compared))
       return null;
+    // A hook below the top level runs in the walk only: a value with something there takes the walk
+    // (e.g. tools/call's inputResponses, whose sampling results hold tool results with a hook).
+    if (counterpart) hookedPaths(p.type, source, plan, [p.name], nested, new Set());
   }
   const dropped = fromShape.properties.filter((p) => !toFields.has(p.name));
   const context: RuleContext = {
@@ -545,6 +544,47 @@ function droppedFields(
   if (f.kind === "array" && t.kind === "array")
     return droppedFields(f.element, t.element, source, target, path, out, compared, true);
   return true;
+}
+
+/**
+ * Where, below a value of `shape`, a type with a hook of the plan lies: each
+ * such place's path of keys, into `out`. Under an array, a union, an index
+ * signature or a recursive type a path cannot name the place, so the path of
+ * the collection itself is given (a value with anything there takes the walk).
+ */
+function hookedPaths(
+  shape: Shape,
+  source: RevisionShapes,
+  plan: StepPlan,
+  path: readonly string[],
+  out: string[][],
+  visiting: Set<string>,
+): void {
+  const reachesHook = (s: Shape) => {
+    const reached = new Set<string>();
+    reachableTypes(s, source, reached);
+    for (const name of reached) if (plan.hooks[name]) return true;
+    return false;
+  };
+  if (shape.kind === "reference") {
+    if (plan.hooks[shape.name] || (visiting.has(shape.name) && reachesHook(shape))) {
+      out.push([...path]);
+      return;
+    }
+    if (visiting.has(shape.name)) return;
+    const named = source.types[shape.name];
+    if (!named) return;
+    visiting.add(shape.name);
+    hookedPaths(named, source, plan, path, out, visiting);
+    visiting.delete(shape.name);
+    return;
+  }
+  if (shape.kind === "object") {
+    for (const p of shape.properties) hookedPaths(p.type, source, plan, [...path, p.name], out, visiting);
+    if (shape.indexSignature && reachesHook(shape.indexSignature)) out.push([...path]);
+    return;
+  }
+  if (reachesHook(shape)) out.push([...path]);
 }
 
 /** Whether a value has a member at a path of keys. */

@@ -369,4 +369,48 @@ describe("the shortcut (one generated check instead of the walk)", () => {
     expect(converted.message).toEqual({ content: [{ type: "text", text: "hi" }] });
     expect(checked).toBe(1);
   });
+
+  test("a 2026-07-28 tools/call's params go to 2025-11-25 by one check: a hook under a field the target lacks (inputResponses) never runs", async () => {
+    const generated = await import(join(projectRoot, "generated", "index.ts"));
+    const { convertParams } = await import("../../runtime/shims.js");
+    const { shimRules } = await import("../../runtime/shim-rules.js");
+    const [older, newer] = await Promise.all([
+      generated.loadShimShapes["2025-11-25"](),
+      generated.loadShimShapes["2026-07-28"](),
+    ]);
+    const step = await generated.loadShimStep["2025-11-25--2026-07-28"]();
+    let checked = 0;
+    const counted = {
+      ...older,
+      checks: {
+        ...older.checks,
+        CallToolRequestParams: (value: unknown, failure: unknown) => (
+          checked++,
+          older.checks.CallToolRequestParams(value, failure)
+        ),
+      },
+    };
+    const tables = { revisions: [counted, newer], steps: [step], rules: shimRules };
+    const down = { from: "2026-07-28", to: "2025-11-25" };
+    const params = { name: "search", arguments: { query: "x" }, _meta: { progressToken: 7 } };
+    const plain = convertParams(tables, "tools/call", params, down);
+    expect(plain.message).toBe(params); // nothing to change: the value itself
+    expect(plain.changes).toEqual([]);
+    expect(checked).toBe(1);
+
+    // With inputResponses (a sampling result holding a tool result, whose type has a hook): dropped, reported.
+    const inputResponses = {
+      s1: {
+        role: "assistant",
+        model: "m",
+        content: [{ type: "tool_result", toolUseId: "t", content: [], structuredContent: [1, 2] }],
+      },
+    };
+    const retried = convertParams(tables, "tools/call", { ...params, inputResponses, requestState: "abc" }, down);
+    expect(retried.message).toEqual(params);
+    expect(retried.changes.map((c) => `${c.change} ${c.path}`)).toEqual([
+      "dropped /params/inputResponses",
+      "dropped /params/requestState",
+    ]);
+  });
 });
