@@ -114,6 +114,8 @@ export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
   private verdict!: EraVerdict;
+  /** requestMeta without extra capabilities, for the version it was made for. */
+  private ownMeta: Readonly<Record<string, unknown>> | undefined;
   private serverDescription: {
     info?: Implementation;
     capabilities?: ServerCapabilities;
@@ -244,13 +246,19 @@ export class Client {
 
   /** 2026-07-28 basic/index#meta: what every modern request says about its client. */
   private requestMeta(version: string, extra?: ClientCapabilities): Record<string, unknown> {
+    // The same every time without extra capabilities: made once per version (frozen, as requests share it).
+    if (!extra && this.ownMeta?.[META_PROTOCOL_VERSION] === version) return this.ownMeta;
     const own = this.capabilities();
+    if (!extra)
+      return (this.ownMeta = Object.freeze({
+        [META_PROTOCOL_VERSION]: version,
+        [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
+        [META_CLIENT_CAPABILITIES]: own,
+      }));
     return {
       [META_PROTOCOL_VERSION]: version,
       [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
-      [META_CLIENT_CAPABILITIES]: extra
-        ? { ...own, ...extra, extensions: { ...own.extensions, ...extra.extensions } }
-        : own,
+      [META_CLIENT_CAPABILITIES]: { ...own, ...extra, extensions: { ...own.extensions, ...extra.extensions } },
     };
   }
 
@@ -266,7 +274,7 @@ export class Client {
     params: CallParams<M>,
     options: RequestOptions = {},
   ): Promise<Answer<M>> {
-    let body = { ...(params as unknown as Record<string, unknown>) };
+    let body = params as unknown as Record<string, unknown>; // never changed: a retry's params are a new object
     const rounds = this.options.maxInputRounds ?? 8;
     for (let round = 0; ; round++) {
       const result = await this.once(method, body, options);
@@ -291,21 +299,29 @@ export class Client {
   ): Promise<Record<string, unknown>> {
     const wire = this.connection.wire;
     const modern = this.verdict.era === "modern";
-    const { _meta, ...rest } = params;
-    const meta = isObject(_meta) ? _meta : {};
-    const own = this.requestMeta(wire.info.protocolVersion, options.capabilities);
-    const withMeta = modern ? { ...rest, _meta: { ...meta, ...own } } : params;
+    let withMeta = params;
+    if (modern) {
+      const meta = params["_meta"];
+      const own = this.requestMeta(wire.info.protocolVersion, options.capabilities);
+      withMeta = { ...params, _meta: isObject(meta) ? { ...meta, ...own } : own };
+    }
     // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
     const shims = hasOwn(handlerWire.tables.methods, method) ? wire.shims : null;
-    const toWire = { from: handlerWire.info.name, to: wire.info.name };
-    const down = shims ? (shims.convertParams(method, withMeta, toWire).message as Record<string, unknown>) : withMeta;
+    const down = shims
+      ? (shims.convertParams(method, withMeta, { from: handlerWire.info.name, to: wire.info.name }).message as Record<
+          string,
+          unknown
+        >)
+      : withMeta;
     const toolName = method === "tools/call" && typeof down["name"] === "string" ? down["name"] : undefined;
-    const headers = modern
-      ? mirroredHeaders(method, down, toolName ? this.toolHeaders.get(toolName) : undefined, wire.tables.nameHeaders)
-      : undefined;
+    // Headers only for a transport that sends them (HTTP).
+    const headers =
+      modern && this.connection.transport.carriesHeaders
+        ? mirroredHeaders(method, down, toolName ? this.toolHeaders.get(toolName) : undefined, wire.tables.nameHeaders)
+        : undefined;
     let result: unknown;
     try {
-      result = await this.connection.request(method, down, { ...options, ...(headers ? { headers } : {}) });
+      result = await this.connection.request(method, down, headers ? { ...options, headers } : options);
     } catch (error) {
       if (retried) throw error;
       // 2026-07-28 #client-behavior: a HeaderMismatch on tools/call may mean the tool's schema changed.
@@ -321,10 +337,10 @@ export class Client {
       }
       throw error;
     }
-    const fromWire = { from: wire.info.name, to: handlerWire.info.name };
     const up =
       shims && !options.rawResult
-        ? (shims.convertResult(method, completeResult(result), fromWire).message as Record<string, unknown>)
+        ? (shims.convertResult(method, completeResult(result), { from: wire.info.name, to: handlerWire.info.name })
+            .message as Record<string, unknown>)
         : (result as Record<string, unknown>);
     if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
     return method === "tools/list" ? this.learnTools(up) : up;

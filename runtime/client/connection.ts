@@ -36,10 +36,44 @@ interface Pending {
   readonly method: string;
   resolve(result: unknown): void;
   reject(error: Error): void;
-  readonly onProgress?: RequestOptions["onProgress"];
+  readonly onProgress: RequestOptions["onProgress"] | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Removes the listener on the caller's AbortSignal, which may outlive many requests. */
   release: (() => void) | undefined;
+}
+
+/**
+ * How one request is carried (SendContext). Its AbortSignal is made only for a
+ * transport that reads it (HTTP; stdio never does): an AbortController costs
+ * ~3.7 µs on Node 20, about a tenth of a tools/call's client time.
+ */
+class Exchange implements SendContext {
+  readonly era: SendContext["era"];
+  readonly protocolVersion: string | undefined;
+  private controller: AbortController | undefined;
+  cancelled = false;
+
+  constructor(
+    context: Connection["context"],
+    readonly requestId: string | number,
+    readonly headers: Readonly<Record<string, string>> | undefined,
+  ) {
+    this.era = context.era;
+    this.protocolVersion = context.protocolVersion;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  cancel(reason: Error): void {
+    this.cancelled = true;
+    this.controller?.abort(reason);
+  }
 }
 
 /** Requests from the server being served at once; more are refused (a server must not grow this without bound). */
@@ -93,26 +127,24 @@ export class Connection {
       const meta = isObject(params?.["_meta"]) ? params["_meta"] : {};
       body = { ...params, _meta: { ...meta, progressToken: id } };
     }
-    const message = { jsonrpc: "2.0", id, method, ...(body !== undefined ? { params: body } : {}) };
+    const text = JSON.stringify(
+      body !== undefined ? { jsonrpc: "2.0", id, method, params: body } : { jsonrpc: "2.0", id, method },
+    );
     return new Promise<unknown>((resolve, reject) => {
-      // The exchange's signal, made only for a transport that reads it (HTTP; stdio never does):
-      // an AbortController costs ~3.7 µs on Node 20, about a tenth of a tools/call's client time.
-      let abort: AbortController | undefined;
-      let cancelled = false;
       const entry: Pending = {
         method,
         resolve,
         reject,
+        onProgress: options.onProgress,
         timer: undefined,
         release: undefined,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       };
       this.pending.set(id, entry);
+      const exchange = new Exchange(this.context, id, options.headers);
       const cancel = (error: Error) => {
         if (!this.settle(id)) return;
         reject(error);
-        cancelled = true;
-        abort?.abort(error);
+        exchange.cancel(error);
         // basic/utilities/cancellation: tell the server the answer is no longer wanted.
         if (!this.closedBy && method !== "initialize")
           void this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {});
@@ -131,23 +163,10 @@ export class Connection {
         signal.addEventListener("abort", onAbort, { once: true });
         entry.release = () => signal.removeEventListener("abort", onAbort);
       }
-      this.transport
-        .send(JSON.stringify(message), {
-          ...this.context,
-          requestId: id,
-          get signal() {
-            if (!abort) {
-              abort = new AbortController();
-              if (cancelled) abort.abort();
-            }
-            return abort.signal;
-          },
-          ...(options.headers ? { headers: options.headers } : {}),
-        })
-        .catch((error: Error) => {
-          if (cancelled) return;
-          this.settle(id)?.reject(error);
-        });
+      this.transport.send(text, exchange).catch((error: Error) => {
+        if (exchange.cancelled) return;
+        this.settle(id)?.reject(error);
+      });
     });
   }
 
