@@ -303,6 +303,8 @@ export async function callTool(
   const flavour = flavourOf(client.wire);
   if (!flavour) return plainCall(client, { name, arguments: args }, request);
   const answer = await client.wireRequest("tools/call", { name, arguments: args }, { ...request, rawResult: true });
+  // Answered directly (the common case): checked on arrival, only converted; no handle to poll.
+  if (!flavour.created(answer)) return toolResult(client, answer, false);
   return waitFor(handleFor(client, flavour, `tools/call ${name}`, answer));
 }
 
