@@ -1,8 +1,12 @@
 // Benchmark: MCP clients over stdio, side by side in one run, calling the same
-// server: mcpgen's stdio server (bench/servers/search-mcpgen.ts), a fresh
-// process per client run, serving a `search` tool with nested arguments, an
-// outputSchema and a ~4.7 KB answer of three text blocks and structuredContent
-// (bench/clients/corpus.ts). Each client runs in a process of its own
+// server, a fresh process per client run, serving a `search` tool with nested
+// arguments, an outputSchema and a ~4.7 KB answer of three text blocks and
+// structuredContent (bench/clients/corpus.ts). Two servers, one table each:
+//   canned   mcpgen's server, but tools/call of `search` answered from a template of
+//            mcpgen's own answer (bench/servers/search-canned.ts): the server costs less
+//            per call than any client, so what is compared is the clients' own cost
+//   mcpgen   mcpgen's server for every message (bench/servers/search-mcpgen.ts): end to end,
+//            where with many calls in flight the server is the limit for the leaner clients Each client runs in a process of its own
 // (bench/clients/run.ts), lists the tools first as a real client does, warms
 // up, then calls the tool one at a time and with 64 in flight; every answer is
 // checked to be the one to its call, and every client validates what it
@@ -30,7 +34,8 @@
 // installed by npm (mcpgen: the runtime package as packages/pack.mjs packs it;
 // the SDKs at the versions of package.json's devDependencies, from npm's cache).
 //
-// Run: npm run bench:client [-- --rounds N] [--quick] [--only mcpgen,v1] [--cpu-prof DIR] [--no-install]
+// Run: npm run bench:client [-- --rounds N] [--quick] [--only mcpgen,v1] [--server canned|mcpgen] [--cpu-prof DIR] [--no-install]
+//   --server      one of the two servers (default: both)
 //   --only        rows whose name contains one of the comma-separated words (the floors always run)
 //   --cpu-prof    write a V8 CPU profile of every client process into DIR (figures then include the profiler's cost)
 //   --no-install  skip the install sizes
@@ -59,7 +64,20 @@ const install = !process.argv.includes("--no-install");
 
 const root = join(import.meta.dirname, "..", "..");
 const runner = join(import.meta.dirname, "clients", "run.js");
-const server = join(import.meta.dirname, "servers", "search-mcpgen.js");
+const serverArg = process.argv.indexOf("--server");
+const servers = [
+  {
+    name: "canned",
+    script: join(import.meta.dirname, "servers", "search-canned.js"),
+    what: "mcpgen's server answering tools/call from a template (client-bound)",
+  },
+  {
+    name: "mcpgen",
+    script: join(import.meta.dirname, "servers", "search-mcpgen.js"),
+    what: "mcpgen's server (end to end)",
+  },
+].filter((s) => serverArg === -1 || s.name === process.argv[serverArg + 1]);
+if (servers.length === 0) throw new Error(`--server: canned or mcpgen, not ${process.argv[serverArg + 1]}`);
 
 interface Row {
   name: string;
@@ -78,7 +96,7 @@ const allRows: Row[] = [
 const rows = allRows.filter((r) => r.floor || only === undefined || only.some((word) => r.name.includes(word)));
 
 /** One client's run in its own process; rejects if it fails, prints to stderr, or outlives runLimitMs. */
-function runClient(row: Row): Promise<RunResult> {
+function runClient(row: Row, server: string): Promise<RunResult> {
   const args = [runner, row.kind, server, warmupCalls, sequentialCalls, pipelinedCalls, inFlight].map(String);
   const child = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -108,12 +126,15 @@ function percentile(values: number[], p: number): number {
 }
 const median = (values: number[]) => percentile(values, 0.5);
 
-const results = new Map<string, RunResult[]>(rows.map((r) => [r.name, []]));
+const results = new Map<string, RunResult[]>(
+  servers.flatMap((server) => rows.map((r) => [`${server.name} ${r.name}`, []] as [string, RunResult[]])),
+);
 for (let round = 0; round < rounds; round++)
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[(i + round) % rows.length]!;
-    results.get(row.name)!.push(await runClient(row));
-  }
+  for (const server of servers)
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[(i + round) % rows.length]!;
+      results.get(`${server.name} ${row.name}`)!.push(await runClient(row, server.script));
+    }
 
 interface Summary {
   name: string;
@@ -122,23 +143,6 @@ interface Summary {
   sequential: Phase;
   pipelined: Phase;
 }
-const summary: Summary[] = rows.map((row) => {
-  const runs = results.get(row.name)!;
-  const speaks = [...new Set(runs.map((r) => `${r.revision} (${r.era === "legacy" ? "handshake" : "per-request"})`))];
-  const phase = (key: "sequential" | "pipelined"): Phase => ({
-    rps: median(runs.map((r) => r[key].rps)),
-    cpuUsPerCall: median(runs.map((r) => r[key].cpuUsPerCall)),
-  });
-  return {
-    name: row.name,
-    floor: row.floor,
-    speaks: speaks.join(" / "),
-    sequential: phase("sequential"),
-    pipelined: phase("pipelined"),
-  };
-});
-// Each row's floor: the floor that speaks the same revision and era.
-const floorOf = (s: Summary) => summary.find((f) => f.floor && f.speaks === s.speaks);
 const ratio = (value: number, base: number | undefined) => (base ? `${(value / base).toFixed(2)}×` : "-");
 
 function table(header: string[], body: string[][]): void {
@@ -148,55 +152,85 @@ function table(header: string[], body: string[][]): void {
 }
 
 console.log(
-  `tools/call "search" over stdio from each client to the same mcpgen server, Node ${process.version}; ` +
+  `tools/call "search" over stdio from each client to the same server, Node ${process.version}; ` +
     `medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ${pipelinedCalls} with ${inFlight} in flight, ` +
-    `after ${warmupCalls} warm-up calls; a fresh client process and server process per run\n`,
+    `after ${warmupCalls} warm-up calls; a fresh client process and server process per run`,
 );
-table(
-  ["client", "speaks", "seq req/s", "×floor", "CPU µs/call", `${inFlight}-deep req/s`, "×floor", "CPU µs/call"],
-  summary.map((s) => {
-    const floor = floorOf(s);
-    return [
-      s.name,
-      s.speaks,
-      s.sequential.rps.toFixed(0),
-      ratio(s.sequential.rps, floor?.sequential.rps),
-      s.sequential.cpuUsPerCall.toFixed(1),
-      s.pipelined.rps.toFixed(0),
-      ratio(s.pipelined.rps, floor?.pipelined.rps),
-      s.pipelined.cpuUsPerCall.toFixed(1),
-    ];
-  }),
-);
+for (const server of servers) {
+  const summary: Summary[] = rows.map((row) => {
+    const runs = results.get(`${server.name} ${row.name}`)!;
+    const speaks = [...new Set(runs.map((r) => `${r.revision} (${r.era === "legacy" ? "handshake" : "per-request"})`))];
+    const phase = (key: "sequential" | "pipelined"): Phase => ({
+      rps: median(runs.map((r) => r[key].rps)),
+      cpuUsPerCall: median(runs.map((r) => r[key].cpuUsPerCall)),
+    });
+    return {
+      name: row.name,
+      floor: row.floor,
+      speaks: speaks.join(" / "),
+      sequential: phase("sequential"),
+      pipelined: phase("pipelined"),
+    };
+  });
+  // Each row's floor: the floor that speaks the same revision and era.
+  const floorOf = (s: Summary) => summary.find((f) => f.floor && f.speaks === s.speaks);
+
+  console.log(`\nserver: ${server.name}, ${server.what}\n`);
+  table(
+    ["client", "speaks", "seq req/s", "×floor", "CPU µs/call", `${inFlight}-deep req/s`, "×floor", "CPU µs/call"],
+    summary.map((s) => {
+      const floor = floorOf(s);
+      return [
+        s.name,
+        s.speaks,
+        s.sequential.rps.toFixed(0),
+        ratio(s.sequential.rps, floor?.sequential.rps),
+        s.sequential.cpuUsPerCall.toFixed(1),
+        s.pipelined.rps.toFixed(0),
+        ratio(s.pipelined.rps, floor?.pipelined.rps),
+        s.pipelined.cpuUsPerCall.toFixed(1),
+      ];
+    }),
+  );
+
+  // mcpgen ÷ SDK, each SDK row against the mcpgen row that speaks what it speaks; and the floor ÷ SDK,
+  // the most any client could reach against that SDK client with this server.
+  const comparisons: string[][] = [];
+  for (const sdk of summary.filter((s) => s.name.startsWith("SDK"))) {
+    const floor = floorOf(sdk);
+    const ours = summary.find((s) => s.name.startsWith("mcpgen") && s.speaks === sdk.speaks);
+    comparisons.push([
+      `${ours?.name ?? "(no mcpgen row)"} ÷ ${sdk.name}`,
+      sdk.speaks,
+      ours ? ratio(ours.sequential.rps, sdk.sequential.rps) : "-",
+      ours ? ratio(ours.pipelined.rps, sdk.pipelined.rps) : "-",
+      ours ? ratio(sdk.pipelined.cpuUsPerCall, ours.pipelined.cpuUsPerCall) : "-",
+      floor
+        ? `${ratio(floor.sequential.rps, sdk.sequential.rps)} / ${ratio(floor.pipelined.rps, sdk.pipelined.rps)}`
+        : "-",
+    ]);
+  }
+  if (comparisons.length > 0) {
+    console.log("");
+    table(
+      [
+        "mcpgen ÷ SDK",
+        "speaks",
+        "seq req/s",
+        `${inFlight}-deep req/s`,
+        `${inFlight}-deep CPU/call, SDK ÷ mcpgen`,
+        "floor ÷ SDK (seq / deep)",
+      ],
+      comparisons,
+    );
+  }
+}
 console.log(
   `\n×floor: against the floor speaking the same revision (the per-request floor sends the same _meta as the ` +
     `per-request clients). CPU µs/call: the client process's CPU time per call, reading and writing the pipe ` +
-    `included (a client that falls behind reads more answers per wake-up, so this is not its work alone).\n`,
+    `included (a client that falls behind reads more answers per wake-up, so this is not its work alone). ` +
+    `floor ÷ SDK: the ratio no client can pass with that server. Target: mcpgen ≥ 2.00× the SDK clients' requests/s.\n`,
 );
-
-// mcpgen ÷ SDK, each SDK row against the mcpgen row that speaks what it speaks.
-const comparisons: string[][] = [];
-for (const sdk of summary.filter((s) => s.name.startsWith("SDK"))) {
-  const ours = summary.find((s) => s.name.startsWith("mcpgen") && s.speaks === sdk.speaks);
-  if (!ours) {
-    comparisons.push([`(no mcpgen row) ÷ ${sdk.name}`, sdk.speaks, "-", "-", "-"]);
-    continue;
-  }
-  comparisons.push([
-    `${ours.name} ÷ ${sdk.name}`,
-    sdk.speaks,
-    ratio(ours.sequential.rps, sdk.sequential.rps),
-    ratio(ours.pipelined.rps, sdk.pipelined.rps),
-    ratio(sdk.pipelined.cpuUsPerCall, ours.pipelined.cpuUsPerCall),
-  ]);
-}
-if (comparisons.length > 0) {
-  table(
-    ["mcpgen ÷ SDK", "speaks", "seq req/s", `${inFlight}-deep req/s`, `${inFlight}-deep CPU/call, SDK ÷ mcpgen`],
-    comparisons,
-  );
-  console.log(`\ntarget: mcpgen ≥ 2.00× the SDK clients' requests/s.\n`);
-}
 
 // --- install size --------------------------------------------------------------
 

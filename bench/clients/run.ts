@@ -47,32 +47,45 @@ const clientInfo = { name: "bench-client", version: "1.0.0" };
 /**
  * The floor: spawns the server, writes request lines and matches answers by
  * id with JSON.parse and nothing else (no validation, no timeouts, no
- * protocol beyond the handshake's two messages). What a client cannot beat.
+ * protocol beyond the handshake's two messages), the lines of one tick in one
+ * write. What a client cannot beat.
  */
 async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> {
   const child = spawn(process.execPath, [server], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const pending = new Map<number, (result: unknown) => void>();
   let nextId = 1;
-  let buffered = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    buffered += chunk;
+  // Lines cut from the bytes as they come (a string decoder and string concatenation cost a
+  // third more CPU per call here, in garbage collection of the joined strings).
+  let buffered: Buffer | undefined;
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffered = buffered ? Buffer.concat([buffered, chunk]) : chunk;
     let newline: number;
-    while ((newline = buffered.indexOf("\n")) !== -1) {
-      const message = JSON.parse(buffered.slice(0, newline)) as { id?: number; result?: unknown; error?: unknown };
-      buffered = buffered.slice(newline + 1);
+    while ((newline = buffered.indexOf(10)) !== -1) {
+      const message = JSON.parse(buffered.toString("utf8", 0, newline)) as {
+        id?: number;
+        result?: unknown;
+        error?: unknown;
+      };
+      buffered = buffered.subarray(newline + 1);
       const resolve = message.id !== undefined ? pending.get(message.id) : undefined;
       if (!resolve) continue;
       pending.delete(message.id!);
       resolve(message.error !== undefined ? message : message.result);
     }
   });
+  // The lines of one tick leave in one write (one syscall with many calls in flight).
+  let queued: string[] = [];
+  const flush = () => {
+    child.stdin.write(queued.join(""));
+    queued = [];
+  };
   const send = (method: string, params: string) =>
     new Promise<unknown>((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
-      child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}\n`);
+      if (queued.push(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}\n`) === 1)
+        process.nextTick(flush);
     });
   let revision = "2026-07-28";
   let meta = "";

@@ -66,20 +66,26 @@ test("bench/client runs (quick mode): every client answers every call, and every
   const row = (name: string, speaks: string) =>
     new RegExp(
       `^${name.replace(/[()]/g, "\\$&")} +${speaks.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+\\.\\d +\\d+ +\\d+\\.\\d\\d× +\\d+\\.\\d$`,
-      "m",
+      "gm",
     );
+  // One table per server: the canned (client-bound) one, then mcpgen's own server end to end.
+  expect(stdout).toMatch(/^server: canned, .*\n[^]*^server: mcpgen, /m);
+  const twice = (pattern: RegExp) => expect([...stdout.matchAll(pattern)].length).toBe(2);
   for (const name of ["floor (JSON.parse only)", "mcpgen (pinned 2025-11-25)", "SDK v1", "SDK v2 (default mode)"])
-    expect(stdout).toMatch(row(name, "2025-11-25 (handshake)"));
+    twice(row(name, "2025-11-25 (handshake)"));
   for (const name of ["floor, per-request body", "mcpgen (era detected)", 'SDK v2 (mode "auto")'])
-    expect(stdout).toMatch(row(name, "2026-07-28 (per-request)"));
-  // mcpgen ÷ SDK: each SDK row against the mcpgen row that speaks the same revision
+    twice(row(name, "2026-07-28 (per-request)"));
+  // mcpgen ÷ SDK: each SDK row against the mcpgen row that speaks the same revision; then floor ÷ SDK
   for (const pair of [
     "mcpgen (pinned 2025-11-25) ÷ SDK v1",
     "mcpgen (pinned 2025-11-25) ÷ SDK v2 (default mode)",
     'mcpgen (era detected) ÷ SDK v2 (mode "auto")',
   ])
-    expect(stdout).toMatch(
-      new RegExp(`^${pair.replace(/[()]/g, "\\$&")} +\\S.* +\\d+\\.\\d\\d× +\\d+\\.\\d\\d× +\\d+\\.\\d\\d×$`, "m"),
+    twice(
+      new RegExp(
+        `^${pair.replace(/[()]/g, "\\$&")} +\\S.* +\\d+\\.\\d\\d× +\\d+\\.\\d\\d× +\\d+\\.\\d\\d× +\\d+\\.\\d\\d× / \\d+\\.\\d\\d×$`,
+        "gm",
+      ),
     );
   // install: packages, files, MB on disk
   for (const name of ["mcpgen (the runtime package)", "SDK v1", "SDK v2"])
