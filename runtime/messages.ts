@@ -2,7 +2,9 @@
 // and error responses apart before any method-specific check, and validating a
 // whole message against its revision's generated tables.
 import type { MethodEntry, MethodTable } from "./index.js";
-import { invalid, isObject, run, type Check, type ValidationError, type ValidationResult } from "./validation.js";
+import { invalid, isObject, run, test, type Check, type ValidationError, type ValidationResult } from "./validation.js";
+
+const VALID: ValidationResult = Object.freeze({ valid: true });
 
 /** What a revision's schema says about the envelope (generated/<rev>/guards.ts). */
 export interface Envelope {
@@ -216,6 +218,23 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       return { classification, method, type: entry.type, result: run(tables.checks[entry.type]!, message) };
     }
     case "result": {
+      // With the request's method known, its result type alone decides: it extends Result, and the
+      // classification has checked the rest of the envelope (jsonrpc, id, result an object). The
+      // generic result response check runs only where no method is known, or when the method's fails
+      // (so that an envelope problem is reported as one, as before).
+      const check =
+        requestMethod !== undefined && hasOwn(tables.results, requestMethod)
+          ? tables.results[requestMethod]
+          : undefined;
+      if (check && test(check, (message as { result: unknown }).result)) {
+        const entry = tables.methods[requestMethod!]!;
+        return {
+          classification,
+          method: requestMethod,
+          ...(entry.result ? { type: entry.result } : {}),
+          result: VALID,
+        };
+      }
       const envelopeResult = run(tables.checks[tables.envelope.resultResponse]!, message);
       if (!envelopeResult.valid || requestMethod === undefined) {
         return {
@@ -225,7 +244,6 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
           ...(requestMethod ? { method: requestMethod } : {}),
         };
       }
-      const check = hasOwn(tables.results, requestMethod) ? tables.results[requestMethod] : undefined;
       if (!check) {
         return rejected(
           classification,

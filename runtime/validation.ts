@@ -58,7 +58,8 @@ const shared = new Failure();
 
 /** Runs a check and reports its first problem. */
 export function run(check: Check, value: unknown, prefix: readonly (string | number)[] = []): ValidationResult {
-  shared.segments.length = 0;
+  // Only a failed run leaves segments; setting length is a runtime call even when it is 0 already.
+  if (shared.segments.length !== 0) shared.segments.length = 0;
   try {
     if (check(value, shared)) return VALID;
   } catch (error) {
