@@ -4,6 +4,8 @@
 
 export interface BenchMessage {
   name: string;
+  /** The revision whose validators judge it. */
+  revision: string;
   /** The message as it arrives on the wire. */
   text: string;
   valid: boolean;
@@ -27,8 +29,35 @@ const tool = (i: number) => ({
   annotations: { title: `Tool ${i}`, readOnlyHint: true, openWorldHint: false },
 });
 
-// 2 KiB of deterministic bytes, base64-encoded, as a small image would be.
-const imageData = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 31 + 7) % 256)).toString("base64");
+/** Deterministic bytes, base64-encoded, as an image or a file would be. */
+const base64Of = (bytes: number, seed = 7) =>
+  Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 31 + seed) % 256)).toString("base64");
+const imageData = base64Of(2048);
+const bigImageData = base64Of(4096, 11); // 5.5 KB of base64
+const blobData = base64Of(16384, 3); // a 16 KiB file, 21.8 KB of base64
+
+/** structuredContent as a search or a database tool returns it: records with nested lists, 6 levels deep. */
+const deepStructured = {
+  query: "open incidents",
+  total: 24,
+  pages: { current: 1, size: 24, next: "cursor-2" },
+  results: Array.from({ length: 24 }, (_, i) => ({
+    id: `INC-${1000 + i}`,
+    title: `Incident ${i}: elevated error rate on the checkout service`,
+    severity: ["low", "medium", "high"][i % 3],
+    tags: ["checkout", "errors", `region-${i % 4}`],
+    owner: {
+      team: "payments",
+      oncall: { name: `Engineer ${i}`, contact: { email: `eng${i}@example.com`, pager: i % 2 === 0 } },
+    },
+    timeline: Array.from({ length: 3 }, (_, j) => ({
+      at: `2026-11-2${j}T10:0${j}:00Z`,
+      event: ["opened", "acknowledged", "mitigated"][j],
+      by: { name: `Engineer ${i}` },
+    })),
+    metrics: { errorRate: 0.02 + i / 1000, p99Ms: 850 + i * 3, samples: [1, 2, 3, 5, 8, 13] },
+  })),
+};
 
 const messages: { name: string; value: unknown; valid: boolean; requestMethod?: string }[] = [
   {
@@ -91,6 +120,70 @@ const messages: { name: string; value: unknown; valid: boolean; requestMethod?: 
         ],
         structuredContent: { city: "Paris", temperatureC: 18, conditions: "light rain", windKmh: 12 },
         isError: false,
+      },
+    },
+  },
+  {
+    name: "tools/list result (100 tools)",
+    valid: true,
+    requestMethod: "tools/list",
+    value: { jsonrpc: "2.0", id: 11, result: { tools: Array.from({ length: 100 }, (_, i) => tool(i)) } },
+  },
+  {
+    name: "CallToolResult (4 KiB image + audio)",
+    valid: true,
+    requestMethod: "tools/call",
+    value: {
+      jsonrpc: "2.0",
+      id: 12,
+      result: {
+        content: [
+          { type: "text", text: "The chart and the recording you asked for." },
+          { type: "image", data: bigImageData, mimeType: "image/png" },
+          { type: "audio", data: imageData, mimeType: "audio/wav" },
+        ],
+      },
+    },
+  },
+  {
+    name: "CallToolResult (deep structuredContent + its text)",
+    valid: true,
+    requestMethod: "tools/call",
+    value: {
+      jsonrpc: "2.0",
+      id: 13,
+      result: {
+        content: [{ type: "text", text: JSON.stringify(deepStructured) }],
+        structuredContent: deepStructured,
+      },
+    },
+  },
+  {
+    name: "resources/read result (16 KiB blob)",
+    valid: true,
+    requestMethod: "resources/read",
+    value: {
+      jsonrpc: "2.0",
+      id: 14,
+      result: { contents: [{ uri: "file:///project/logo.png", mimeType: "image/png", blob: blobData }] },
+    },
+  },
+  {
+    name: "sampling/createMessage request",
+    valid: true,
+    value: {
+      jsonrpc: "2.0",
+      id: 15,
+      method: "sampling/createMessage",
+      params: {
+        messages: [
+          { role: "user", content: { type: "text", text: "Summarize the incident list in three sentences." } },
+          { role: "assistant", content: { type: "text", text: "Here is a summary of the incidents so far." } },
+          { role: "user", content: { type: "image", data: imageData, mimeType: "image/png" } },
+        ],
+        systemPrompt: "You are a concise assistant.",
+        maxTokens: 400,
+        modelPreferences: { hints: [{ name: "claude" }], intelligencePriority: 0.8, speedPriority: 0.3 },
       },
     },
   },
@@ -172,10 +265,56 @@ const messages: { name: string; value: unknown; valid: boolean; requestMethod?: 
       },
     },
   },
+  { name: "jsonrpc 1.0", valid: false, value: { jsonrpc: "1.0", id: 9, method: "tools/list" } },
+  { name: "method that is a number", valid: false, value: { jsonrpc: "2.0", id: 10, method: 42 } },
+  {
+    name: "tools/call with params that are an array",
+    valid: false,
+    value: { jsonrpc: "2.0", id: 16, method: "tools/call", params: ["tool_1", {}] },
+  },
+  {
+    name: "error response with a string code",
+    valid: false,
+    requestMethod: "tools/call",
+    value: { jsonrpc: "2.0", id: 17, error: { code: "-32602", message: "Unknown tool" } },
+  },
+  {
+    name: "CallToolResult, 4 KiB image whose base64 breaks at its end",
+    valid: false,
+    requestMethod: "tools/call",
+    value: {
+      jsonrpc: "2.0",
+      id: 18,
+      result: { content: [{ type: "image", data: `${bigImageData.slice(0, -4)}ab!=`, mimeType: "image/png" }] },
+    },
+  },
+  {
+    name: "tools/list result (100 tools), the last with a string inputSchema",
+    valid: false,
+    requestMethod: "tools/list",
+    value: {
+      jsonrpc: "2.0",
+      id: 19,
+      result: {
+        tools: Array.from({ length: 100 }, (_, i) => (i === 99 ? { ...tool(i), inputSchema: "object" } : tool(i))),
+      },
+    },
+  },
+  {
+    name: "CallToolResult, deep structuredContent that is an array",
+    valid: false,
+    requestMethod: "tools/call",
+    value: {
+      jsonrpc: "2.0",
+      id: 20,
+      result: { content: [{ type: "text", text: "24 incidents" }], structuredContent: deepStructured.results },
+    },
+  },
 ];
 
 export const corpus: BenchMessage[] = messages.map((m) => ({
   name: m.name,
+  revision: "2025-11-25",
   text: JSON.stringify(m.value),
   valid: m.valid,
   ...(m.requestMethod ? { requestMethod: m.requestMethod } : {}),
