@@ -338,65 +338,45 @@ describe("completeness", () => {
 });
 
 describe("the shortcut (one generated check instead of the walk)", () => {
-  test("a 2026-07-28 tools/call result goes to 2025-11-25, whose result is CallToolResult | CreateTaskResult, by one check of the shared member", async () => {
+  /** The 2025-11-25 ↔ 2026-07-28 step, with 2025-11-25's check of `type` counting its runs. */
+  async function countingTables(type: string) {
     const generated = await import(join(projectRoot, "generated", "index.ts"));
-    const { convertResult } = await import("../../runtime/shims.js");
     const { shimRules } = await import("../../runtime/shim-rules.js");
     const [older, newer] = await Promise.all([
       generated.loadShimShapes["2025-11-25"](),
       generated.loadShimShapes["2026-07-28"](),
     ]);
     const step = await generated.loadShimStep["2025-11-25--2026-07-28"]();
-    let checked = 0;
+    const counter = { checked: 0 };
     const counted = {
       ...older,
       checks: {
         ...older.checks,
-        CallToolResult: (value: unknown, failure: unknown) => (checked++, older.checks.CallToolResult(value, failure)),
+        [type]: (value: unknown, failure: unknown) => (counter.checked++, older.checks[type](value, failure)),
       },
     };
+    return { older, counter, tables: { revisions: [counted, newer], steps: [step], rules: shimRules } };
+  }
+
+  test("a 2026-07-28 tools/call result goes to 2025-11-25, whose result is CallToolResult | CreateTaskResult, by one check of the shared member", async () => {
+    const { convertResult } = await import("../../runtime/shims.js");
+    const { older, counter, tables } = await countingTables("CallToolResult");
     expect(older.results["tools/call"].shape.kind).toBe("union"); // the overlay's alternative result
     const result = { resultType: "complete", content: [{ type: "text", text: "hi" }] };
-    const converted = convertResult(
-      { revisions: [counted, newer], steps: [step], rules: shimRules },
-      "tools/call",
-      result,
-      {
-        from: "2026-07-28",
-        to: "2025-11-25",
-      },
-    );
+    const converted = convertResult(tables, "tools/call", result, { from: "2026-07-28", to: "2025-11-25" });
     expect(converted.message).toEqual({ content: [{ type: "text", text: "hi" }] });
-    expect(checked).toBe(1);
+    expect(counter.checked).toBe(1);
   });
 
   test("a 2026-07-28 tools/call's params go to 2025-11-25 by one check: a hook under a field the target lacks (inputResponses) never runs", async () => {
-    const generated = await import(join(projectRoot, "generated", "index.ts"));
     const { convertParams } = await import("../../runtime/shims.js");
-    const { shimRules } = await import("../../runtime/shim-rules.js");
-    const [older, newer] = await Promise.all([
-      generated.loadShimShapes["2025-11-25"](),
-      generated.loadShimShapes["2026-07-28"](),
-    ]);
-    const step = await generated.loadShimStep["2025-11-25--2026-07-28"]();
-    let checked = 0;
-    const counted = {
-      ...older,
-      checks: {
-        ...older.checks,
-        CallToolRequestParams: (value: unknown, failure: unknown) => (
-          checked++,
-          older.checks.CallToolRequestParams(value, failure)
-        ),
-      },
-    };
-    const tables = { revisions: [counted, newer], steps: [step], rules: shimRules };
+    const { counter, tables } = await countingTables("CallToolRequestParams");
     const down = { from: "2026-07-28", to: "2025-11-25" };
     const params = { name: "search", arguments: { query: "x" }, _meta: { progressToken: 7 } };
     const plain = convertParams(tables, "tools/call", params, down);
     expect(plain.message).toBe(params); // nothing to change: the value itself
     expect(plain.changes).toEqual([]);
-    expect(checked).toBe(1);
+    expect(counter.checked).toBe(1);
 
     // With inputResponses (a sampling result holding a tool result, whose type has a hook): dropped, reported.
     const inputResponses = {
