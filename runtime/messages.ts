@@ -2,7 +2,16 @@
 // and error responses apart before any method-specific check, and validating a
 // whole message against its revision's generated tables.
 import type { MethodEntry, MethodTable } from "./index.js";
-import { invalid, isObject, run, test, type Check, type ValidationError, type ValidationResult } from "./validation.js";
+import {
+  forgetBase64,
+  invalid,
+  isObject,
+  run,
+  test,
+  type Check,
+  type ValidationError,
+  type ValidationResult,
+} from "./validation.js";
 
 const VALID: ValidationResult = Object.freeze({ valid: true });
 
@@ -125,6 +134,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 
 /** Validates a value against a schema type by name; an unknown name is a programming error. */
 export function validateType(tables: MessageTables, type: string, value: unknown): ValidationResult {
+  forgetBase64();
   if (!hasOwn(tables.checks, type))
     throw new TypeError(`${type} is not a type of revision ${tables.envelope.revision}`);
   return run(tables.checks[type]!, value);
@@ -132,6 +142,7 @@ export function validateType(tables: MessageTables, type: string, value: unknown
 
 /** Validates a request's or notification's params; `params` is what the message carries (undefined when absent). */
 export function validateMethodParams(tables: MessageTables, method: string, params: unknown): ValidationResult {
+  forgetBase64();
   if (!hasOwn(tables.params, method)) return unknownMethod(tables, method);
   if (params === undefined) {
     return tables.methods[method]!.paramsRequired
@@ -144,6 +155,7 @@ export function validateMethodParams(tables: MessageTables, method: string, para
 
 /** Validates the result of a request. */
 export function validateMethodResult(tables: MessageTables, method: string, result: unknown): ValidationResult {
+  forgetBase64();
   if (!hasOwn(tables.results, method)) return unknownMethod(tables, method, "request");
   return run(tables.results[method]!, result);
 }
@@ -182,6 +194,7 @@ function rejected(
  * response is checked as a generic result response.
  */
 export function checkMessage(message: unknown, tables: MessageTables, requestMethod?: string): MessageVerdict {
+  forgetBase64();
   const classification = classifyMessage(message, tables.envelope);
   switch (classification.kind) {
     case "invalid":

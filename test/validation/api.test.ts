@@ -1,7 +1,7 @@
 // The generated validation API of real revisions: first errors with JSON
 // pointers and keywords, classify() reasons, per-method params and results,
 // whole messages, guards, and hostile input. Plus the runtime helpers.
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { codePointLength, isBase64, pointer } from "../../runtime/validation.js";
 import type { Classification, MessageVerdict } from "../../runtime/messages.js";
 import type { ValidationResult } from "../../runtime/validation.js";
@@ -65,6 +65,29 @@ describe("runtime helpers", () => {
       if (random(3) === 0) text += "=".repeat(random(3));
       expect(isBase64(text), JSON.stringify(text)).toBe(byte(text));
     }
+  });
+
+  test("a blob is decoded once per message: a bad one is still reported where it is, and the next message's blob is judged anew", async () => {
+    const { validate, validateMessage } = await importGenerated<Revision>("2025-11-25", "validators");
+    const good = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 256)).toString("base64");
+    const bad = `${good.slice(0, -4)}ab!=`;
+    const image = (data: string) => ({ type: "image", data, mimeType: "image/png" });
+    const message = (data: string) => ({ jsonrpc: "2.0", id: 1, result: { content: [image(data)] } });
+    expect(validate("ImageContent", image(bad))).toEqual({
+      valid: false,
+      errors: [{ path: "/data", keyword: "format", message: 'must be base64 (format "byte")' }],
+    });
+    // The failing message is checked again for its report; its blob is decoded once.
+    const atob = vi.spyOn(globalThis, "atob");
+    try {
+      expect(validateMessage(message(bad), "tools/call").result.valid).toBe(false);
+      expect(atob).toHaveBeenCalledTimes(1);
+    } finally {
+      atob.mockRestore();
+    }
+    expect(validateMessage(message(good), "tools/call").result).toEqual({ valid: true });
+    expect(validateMessage(message(bad), "tools/call").result.valid).toBe(false);
+    expect(validate("ImageContent", image(good))).toEqual({ valid: true });
   });
 
   test("codePointLength counts a surrogate pair once", () => {
