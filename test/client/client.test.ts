@@ -4,10 +4,9 @@
 // resources, templates, prompts, completion, sampling/elicitation/roots both
 // ways (server-to-client requests on legacy revisions, multi round-trip input
 // on modern ones), progress, cancellation and timeouts.
-import type { ChildProcess } from "node:child_process";
 import { getEventListeners } from "node:events";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   Client,
   McpError,
@@ -16,7 +15,7 @@ import {
   StreamableHttpClientTransport,
   type ClientHandlers,
 } from "mcpgen/client";
-import { fixture, startUrlServer, stopChild, text } from "./support.js";
+import { fixture, startUrlServer, stopChild, text, httpFixtureServer } from "./support.js";
 
 const everything = fixture("everything.js");
 
@@ -165,13 +164,7 @@ describe("mcpgen's server over stdio", () => {
 });
 
 describe("mcpgen's server over Streamable HTTP", () => {
-  let server: { url: string; child: ChildProcess };
-  beforeAll(async () => {
-    server = await startUrlServer(fixture("http.js"));
-  });
-  afterAll(async () => {
-    await stopChild(server.child);
-  });
+  const server = httpFixtureServer();
 
   for (const revision of [undefined, "2025-11-25", "2025-06-18", "2025-03-26"])
     test(`${revision ?? "detected (modern)"}: every feature`, async () => {

@@ -4,8 +4,7 @@
 // and the official SDK v1 server (resources/subscribe, list_changed). The same
 // exercise runs in every case: what is asked for arrives, what is not does
 // not, two subscriptions are told apart, and close() ends it on the server.
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   Client,
   StdioClientTransport,
@@ -14,7 +13,7 @@ import {
 } from "mcpgen/client";
 import { serveHttp } from "mcpgen/http";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
-import { fixture, startUrlServer, stopChild } from "./support.js";
+import { fixture, startUrlServer, stopChild, httpFixtureServer } from "./support.js";
 
 const everything = fixture("everything.js");
 
@@ -124,13 +123,7 @@ describe("mcpgen's server over stdio", () => {
 });
 
 describe("mcpgen's server over Streamable HTTP", () => {
-  let server: { url: string; child: ChildProcess };
-  beforeAll(async () => {
-    server = await startUrlServer(fixture("http.js"));
-  });
-  afterAll(async () => {
-    await stopChild(server.child);
-  });
+  const server = httpFixtureServer();
 
   for (const revision of [undefined, "2025-11-25"])
     test(`${revision ?? "detected (2026-07-28: the listen request's SSE stream)"}`, async () => {

@@ -2,6 +2,7 @@
 // processes and stopped, and a tool result's text.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 /** A compiled fixture server: dist/test/fixtures/servers/<name>. */
 export const fixture = (name: string) =>
@@ -18,6 +19,22 @@ export async function startUrlServer(
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { url, child };
+}
+
+/** mcpgen's Streamable HTTP fixture server, started before the enclosing suite's tests and stopped after. */
+export function httpFixtureServer(): { readonly url: string } {
+  let server: { url: string; child: ChildProcess } | undefined;
+  beforeAll(async () => {
+    server = await startUrlServer(fixture("http.js"));
+  });
+  afterAll(async () => {
+    if (server) await stopChild(server.child);
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+  };
 }
 
 /** SIGTERM, resolved once the process has exited. */
