@@ -62,18 +62,15 @@ const keywords: Partial<Record<SyntaxKind, KeywordName>> = {
 /** Built-in generic types the parser rewrites into model nodes (see TypeNode). */
 const builtinGenerics = new Set(["Array", "Record"]);
 
-/** One project for every parse: creating it is the costly part, and it holds no state between files. */
-let sharedProject: Project | undefined;
-
-/** Parses one schema.ts. Throws SchemaError listing every problem found. */
+/**
+ * Parses one schema.ts. Throws SchemaError listing every problem found.
+ * A project per parse, dropped whole afterwards: creating one costs little
+ * (no lib files), while removing a read file from a shared project made
+ * ts-morph forget each node it had wrapped, a fifth of the parse.
+ */
 export function parseSchema(input: SchemaInput): ParsedSchema {
-  sharedProject ??= new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
-  const sourceFile = sharedProject.createSourceFile("/schema.ts", input.text, { overwrite: true });
-  try {
-    return new SchemaReader(input, sourceFile).read();
-  } finally {
-    sharedProject.removeSourceFile(sourceFile);
-  }
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+  return new SchemaReader(input, project.createSourceFile("/schema.ts", input.text)).read();
 }
 
 class SchemaReader {
@@ -565,8 +562,10 @@ class SchemaReader {
   }
 
   private locationAt(position: number): SourceLocation {
-    const { line, column } = this.sourceFile.getLineAndColumnAtPos(position);
-    return { file: this.input.file, line, column };
+    // The compiler's own lookup uses its cached line starts; ts-morph's
+    // getLineAndColumnAtPos scans the text from the start on every call.
+    const { line, character } = this.sourceFile.compilerNode.getLineAndCharacterOfPosition(position);
+    return { file: this.input.file, line: line + 1, column: character + 1 };
   }
 }
 
