@@ -125,3 +125,19 @@ export function codeFrame(text: string, line: number, column: number, context = 
   }
   return out.join("\n");
 }
+
+/** A SchemaError with the source it came from, so the CLI can print code frames. */
+export class SchemaFailure extends Error {
+  constructor(
+    readonly error: SchemaError,
+    readonly source: { readonly file: string; readonly text: string },
+  ) {
+    super(error.message);
+  }
+
+  format(): string {
+    return this.error.diagnostics
+      .map((d) => formatDiagnostic(d, { file: this.source.file, text: this.source.text }))
+      .join("\n\n");
+  }
+}

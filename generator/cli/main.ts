@@ -11,11 +11,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { SpecError } from "../lock/lock.js";
-import { SchemaError, formatDiagnostic } from "../diagnostics.js";
-import { generateCommand, SchemaFailure } from "./generate-command.js";
+import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
 import type { Io } from "./io.js";
 import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js";
-import { diffCommand } from "./diff-command.js";
 import { validateCommand } from "./validate-command.js";
 import { callCommand } from "./call-command.js";
 import { initCommand } from "./init-command.js";
@@ -164,6 +162,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .action(async (options) => {
       const paths = specPaths(options);
       const surface = options.surface ?? (options.schema === undefined ? defaults.surface : undefined);
+      // Commands that parse schemas load the parser (ts-morph, half a second) only when they run.
+      const { generateCommand } = await import("./generate-command.js");
       exitCode = await generateCommand(io, {
         ...paths,
         revisions: options.rev,
@@ -189,6 +189,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .addOption(lockOption())
     .addOption(cacheOption())
     .action(async (from, to, options) => {
+      const { diffCommand } = await import("./diff-command.js");
       exitCode = await diffCommand(io, {
         ...specPaths(options),
         ...(from !== undefined ? { from } : {}),
