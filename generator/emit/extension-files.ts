@@ -6,12 +6,12 @@ import { indexDeclarations, propertyOf } from "../model/resolve.js";
 import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
-import { formatTypeScript } from "./format.js";
+import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
 import { methodCheckTables } from "./validators-file.js";
-import { checkReservedNames } from "./run.js";
+import { checkReservedNames, formatted } from "./run.js";
 
 const runtime = "mcpgen/runtime";
 
@@ -159,11 +159,10 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
 }
 
 /** The formatted files of one extension's folder. */
-export async function extensionOutput(model: ExtensionModel, base: RevisionModel): Promise<OutputFile[]> {
-  return Promise.all(
-    extensionFiles(model, base).map(async (file) => ({
-      path: file.path,
-      content: await formatTypeScript(file.toString()),
-    })),
-  );
+export async function extensionOutput(
+  model: ExtensionModel,
+  base: RevisionModel,
+  formatting: Formatting = new Formatting(),
+): Promise<OutputFile[]> {
+  return Promise.all(extensionFiles(model, base).map((file) => formatted(file, formatting)));
 }

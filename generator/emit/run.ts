@@ -6,7 +6,7 @@ import type { Diagnostic, RevisionModel, SourceLocation } from "../model/types.j
 import { shimOverlay } from "../overlay/shims.js";
 import type { ShimOverlay } from "../shims/plan.js";
 import { emitShapes, emitShimIndex, emitStep, planAdjacent, stepFile } from "./shims-files.js";
-import { formatTypeScript } from "./format.js";
+import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitRevision, emitRevisionIndex } from "./revision-file.js";
@@ -60,12 +60,13 @@ export function revisionFiles(model: RevisionModel): GeneratedFile[] {
 export async function run(
   models: readonly RevisionModel[],
   overlay: ShimOverlay = shimOverlay,
+  formatting: Formatting = new Formatting(),
 ): Promise<GenerationOutput> {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
-  const perRevision = await Promise.all(ordered.map(revisionOutput));
-  const shims = await shimsOutput(ordered, overlay);
+  const perRevision = await Promise.all(ordered.map((model) => revisionOutput(model, formatting)));
+  const shims = await shimsOutput(ordered, overlay, formatting);
   return {
-    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered)],
+    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered, [], formatting)],
     surfaces: ordered.map(surfaceOutput),
     warnings: shims.warnings,
   };
@@ -79,7 +80,17 @@ export async function run(
 export async function shimsOutput(
   models: readonly RevisionModel[],
   overlay: ShimOverlay = shimOverlay,
+  formatting: Formatting = new Formatting(),
 ): Promise<{ files: OutputFile[]; warnings: Diagnostic[] }> {
+  const { files, warnings } = shimFiles(models, overlay);
+  return { files: await Promise.all(files.map((file) => formatted(file, formatting))), warnings };
+}
+
+/** The files of generated/shims/, unformatted (see shimsOutput). */
+export function shimFiles(
+  models: readonly RevisionModel[],
+  overlay: ShimOverlay = shimOverlay,
+): { files: GeneratedFile[]; warnings: Diagnostic[] } {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
   const header = (source: string) => ({
     source,
@@ -117,34 +128,46 @@ export async function shimsOutput(
   const index = new GeneratedFile("shims/index.ts", header("the MCP schema revisions listed below"));
   emitShimIndex(index, ordered);
   files.push(index);
-  return { files: await Promise.all(files.map(formatted)), warnings };
+  return { files, warnings };
 }
 
 /** The formatted files of one revision's folder. */
-export async function revisionOutput(model: RevisionModel): Promise<OutputFile[]> {
-  return Promise.all(revisionFiles(model).map(formatted));
+export async function revisionOutput(
+  model: RevisionModel,
+  formatting: Formatting = new Formatting(),
+): Promise<OutputFile[]> {
+  return Promise.all(revisionFiles(model).map((file) => formatted(file, formatting)));
 }
 
 /** The formatted root index.ts listing `models`, oldest first, and the extensions generated beside them. */
 export function rootIndexOutput(
   models: readonly RevisionModel[],
   extensions: readonly ExtensionEntry[] = [],
+  formatting: Formatting = new Formatting(),
 ): Promise<OutputFile> {
+  return formatted(rootIndexFile(models, extensions), formatting);
+}
+
+/** The root index.ts, unformatted. */
+export function rootIndexFile(
+  models: readonly RevisionModel[],
+  extensions: readonly ExtensionEntry[] = [],
+): GeneratedFile {
   const file = new GeneratedFile("index.ts", { source: "the MCP schema revisions listed below", details: [] });
   emitRootIndex(
     file,
     [...models].sort((a, b) => compareRevisions(a.revision, b.revision)),
     extensions,
   );
-  return formatted(file);
+  return file;
 }
 
 export function surfaceOutput(model: RevisionModel): OutputFile {
   return { path: `${model.revision}.json`, content: surfaceOf(model) };
 }
 
-async function formatted(file: GeneratedFile): Promise<OutputFile> {
-  return { path: file.path, content: await formatTypeScript(file.toString()) };
+export async function formatted(file: GeneratedFile, formatting: Formatting): Promise<OutputFile> {
+  return { path: file.path, content: await formatting.file(file.parts()) };
 }
 
 /** A schema name that a generated export would shadow stops generation. */

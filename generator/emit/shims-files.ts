@@ -20,17 +20,21 @@ export const stepFile = (older: string, newer: string) => `${older}--${newer}`;
 
 export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
   const { types, params, results } = shapesOf(model);
+  const shapesType = file.importType(runtime, "RevisionShapes");
+  file.printData(`const types: ${shapesType}["types"]`, types);
+  file.printData(`const params: ${shapesType}["params"]`, params);
+  file.printData(`const results: ${shapesType}["results"]`, results);
   file.print(`
     /** Revision ${model.revision} as the message converter sees it: every type's shape, and each method's params and result. */
-    export const shapes: ${file.importType(runtime, "RevisionShapes")} = {
+    export const shapes: ${shapesType} = {
       revision: ${JSON.stringify(model.revision)},
       protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
       envelope: ${file.importValue(`../${model.revision}/guards.js`, "envelope")},
       methods: ${file.importValue(`../${model.revision}/methods.js`, "methods")},
-      types: ${JSON.stringify(types)},
+      types,
       checks: ${file.importValue(`../${model.revision}/validators.js`, "messageTables")}.checks,
-      params: ${JSON.stringify(params)},
-      results: ${JSON.stringify(results)},
+      params,
+      results,
     };
   `);
 }
@@ -46,25 +50,25 @@ export function emitStep(file: GeneratedFile, older: RevisionModel, newer: Revis
   const rules = file.importValue(runtime, "shimRules");
   const a = file.importValue(`./${older.revision}.js`, "shapes", moduleName(older.revision));
   const b = file.importValue(`./${newer.revision}.js`, "shapes", moduleName(newer.revision));
-  const lines = (direction: "upgrade" | "downgrade") =>
+  const handled = (direction: "upgrade" | "downgrade") =>
     step.coverage
       .filter((c) => c.direction === direction)
-      .map((c) => ` * - ${c.id}: ${c.by === "generic" ? "" : `[${c.by}] `}${c.how}`.replace(/\*\//g, "*\\/"))
-      .join("\n");
-  file.print(`
-    /**
-     * ${older.revision} → ${newer.revision}, derived from the diff of the two revisions and
-     * generator/overlay/shims.ts. How each diff entry is handled:
-${lines("upgrade")}
-     */
-    export const upgrade: ${plan} = ${JSON.stringify(step.upgrade)};
-
-    /**
-     * ${newer.revision} → ${older.revision}. How each diff entry is handled:
-${lines("downgrade")}
-     */
-    export const downgrade: ${plan} = ${JSON.stringify(step.downgrade)};
-  `);
+      .map((c) => ` * - ${c.id}: ${c.by === "generic" ? "" : `[${c.by}] `}${c.how}`.replace(/\*\//g, "*\\/"));
+  const comment = (lines: string[]) => ["/**", ...lines, " */"].join("\n");
+  file.printData(
+    `export const upgrade: ${plan}`,
+    step.upgrade,
+    comment([
+      ` * ${older.revision} → ${newer.revision}, derived from the diff of the two revisions and`,
+      " * generator/overlay/shims.ts. How each diff entry is handled:",
+      ...handled("upgrade"),
+    ]),
+  );
+  file.printData(
+    `export const downgrade: ${plan}`,
+    step.downgrade,
+    comment([` * ${newer.revision} → ${older.revision}. How each diff entry is handled:`, ...handled("downgrade")]),
+  );
   const kinds = (
     source: RevisionModel,
     target: RevisionModel,

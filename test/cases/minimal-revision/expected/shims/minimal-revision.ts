@@ -8,780 +8,778 @@ import { methods } from "../minimal-revision/methods.js";
 import { messageTables } from "../minimal-revision/validators.js";
 import type { RevisionShapes } from "mcpgen/runtime";
 
-/** Revision minimal-revision as the message converter sees it: every type's shape, and each method's params and result. */
-export const shapes: RevisionShapes = {
-  revision: "minimal-revision",
-  protocolVersion: "2025-01-01",
-  envelope: envelope,
-  methods: methods,
-  types: {
-    CallToolRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "tools/call" },
-          owner: "CallToolRequest",
+const types: RevisionShapes["types"] = {
+  CallToolRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "tools/call" },
+        owner: "CallToolRequest",
+      },
+      {
+        name: "params",
+        optional: false,
+        type: { kind: "reference", name: "CallToolRequestParams" },
+        owner: "CallToolRequest",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+    ],
+  },
+  CallToolRequestParams: {
+    kind: "object",
+    properties: [
+      {
+        name: "name",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "CallToolRequestParams",
+      },
+      {
+        name: "arguments",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-        {
-          name: "params",
-          optional: false,
-          type: { kind: "reference", name: "CallToolRequestParams" },
-          owner: "CallToolRequest",
+        owner: "CallToolRequestParams",
+      },
+    ],
+  },
+  CallToolResult: {
+    kind: "object",
+    properties: [
+      {
+        name: "content",
+        optional: false,
+        type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
+        owner: "CallToolResult",
+      },
+      {
+        name: "isError",
+        optional: true,
+        type: { kind: "keyword", keyword: "boolean" },
+        owner: "CallToolResult",
+      },
+      {
+        name: "_meta",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
+        owner: "Result",
+      },
+    ],
+    indexSignature: { kind: "keyword", keyword: "unknown" },
+  },
+  ClientCapabilities: {
+    kind: "object",
+    properties: [
+      {
+        name: "sampling",
+        optional: true,
+        type: { kind: "keyword", keyword: "object" },
+        owner: "ClientCapabilities",
+      },
+    ],
+  },
+  ClientNotification: { kind: "reference", name: "InitializedNotification" },
+  ClientRequest: {
+    kind: "union",
+    members: [
+      { kind: "reference", name: "InitializeRequest" },
+      { kind: "reference", name: "PingRequest" },
+      { kind: "reference", name: "ListToolsRequest" },
+      { kind: "reference", name: "CallToolRequest" },
+    ],
+  },
+  CreateMessageRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "sampling/createMessage" },
+        owner: "CreateMessageRequest",
+      },
+      {
+        name: "params",
+        optional: false,
+        type: {
+          kind: "object",
+          properties: [
+            {
+              name: "messages",
+              optional: false,
+              type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
+              owner: "CreateMessageRequest.params",
+            },
+            {
+              name: "maxTokens",
+              optional: false,
+              type: { kind: "keyword", keyword: "number" },
+              owner: "CreateMessageRequest.params",
+            },
+          ],
         },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
+        owner: "CreateMessageRequest",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+    ],
+  },
+  CreateMessageResult: {
+    kind: "object",
+    properties: [
+      {
+        name: "model",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "CreateMessageResult",
+      },
+      {
+        name: "content",
+        optional: false,
+        type: { kind: "reference", name: "TextContent" },
+        owner: "CreateMessageResult",
+      },
+      {
+        name: "_meta",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-      ],
-    },
-    CallToolRequestParams: {
-      kind: "object",
-      properties: [
-        {
-          name: "name",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "CallToolRequestParams",
+        owner: "Result",
+      },
+    ],
+    indexSignature: { kind: "keyword", keyword: "unknown" },
+  },
+  EmptyResult: { kind: "reference", name: "Result" },
+  InitializeRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "initialize" },
+        owner: "InitializeRequest",
+      },
+      {
+        name: "params",
+        optional: false,
+        type: {
+          kind: "object",
+          properties: [
+            {
+              name: "protocolVersion",
+              optional: false,
+              type: { kind: "keyword", keyword: "string" },
+              owner: "InitializeRequest.params",
+            },
+            {
+              name: "capabilities",
+              optional: false,
+              type: { kind: "reference", name: "ClientCapabilities" },
+              owner: "InitializeRequest.params",
+            },
+          ],
         },
-        {
-          name: "arguments",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "CallToolRequestParams",
+        owner: "InitializeRequest",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+    ],
+  },
+  InitializeResult: {
+    kind: "object",
+    properties: [
+      {
+        name: "protocolVersion",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "InitializeResult",
+      },
+      {
+        name: "capabilities",
+        optional: false,
+        type: { kind: "reference", name: "ServerCapabilities" },
+        owner: "InitializeResult",
+      },
+      {
+        name: "_meta",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-      ],
-    },
-    CallToolResult: {
-      kind: "object",
-      properties: [
-        {
-          name: "content",
-          optional: false,
-          type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
-          owner: "CallToolResult",
+        owner: "Result",
+      },
+    ],
+    indexSignature: { kind: "keyword", keyword: "unknown" },
+  },
+  InitializedNotification: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "notifications/initialized" },
+        owner: "InitializedNotification",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCNotification",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-        {
-          name: "isError",
-          optional: true,
-          type: { kind: "keyword", keyword: "boolean" },
-          owner: "CallToolResult",
+        owner: "Notification",
+      },
+    ],
+  },
+  JSONRPCError: {
+    kind: "object",
+    properties: [
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCError",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCError",
+      },
+      {
+        name: "error",
+        optional: false,
+        type: {
+          kind: "object",
+          properties: [
+            {
+              name: "code",
+              optional: false,
+              type: { kind: "keyword", keyword: "number" },
+              owner: "JSONRPCError.error",
+            },
+            {
+              name: "message",
+              optional: false,
+              type: { kind: "keyword", keyword: "string" },
+              owner: "JSONRPCError.error",
+            },
+            {
+              name: "data",
+              optional: true,
+              type: { kind: "keyword", keyword: "unknown" },
+              owner: "JSONRPCError.error",
+            },
+          ],
         },
-        {
-          name: "_meta",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Result",
+        owner: "JSONRPCError",
+      },
+    ],
+  },
+  JSONRPCMessage: {
+    kind: "union",
+    members: [
+      { kind: "reference", name: "JSONRPCRequest" },
+      { kind: "reference", name: "JSONRPCNotification" },
+      { kind: "reference", name: "JSONRPCResponse" },
+      { kind: "reference", name: "JSONRPCError" },
+    ],
+  },
+  JSONRPCNotification: {
+    kind: "object",
+    properties: [
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCNotification",
+      },
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Notification",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-      ],
-      indexSignature: { kind: "keyword", keyword: "unknown" },
-    },
-    ClientCapabilities: {
-      kind: "object",
-      properties: [
-        {
-          name: "sampling",
-          optional: true,
-          type: { kind: "keyword", keyword: "object" },
-          owner: "ClientCapabilities",
+        owner: "Notification",
+      },
+    ],
+  },
+  JSONRPCRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Request",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "any" },
         },
-      ],
-    },
-    ClientNotification: { kind: "reference", name: "InitializedNotification" },
-    ClientRequest: {
-      kind: "union",
-      members: [
-        { kind: "reference", name: "InitializeRequest" },
-        { kind: "reference", name: "PingRequest" },
-        { kind: "reference", name: "ListToolsRequest" },
-        { kind: "reference", name: "CallToolRequest" },
-      ],
-    },
-    CreateMessageRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "sampling/createMessage" },
-          owner: "CreateMessageRequest",
+        owner: "Request",
+      },
+    ],
+  },
+  JSONRPCResponse: {
+    kind: "object",
+    properties: [
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCResponse",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCResponse",
+      },
+      {
+        name: "result",
+        optional: false,
+        type: { kind: "reference", name: "Result" },
+        owner: "JSONRPCResponse",
+      },
+    ],
+  },
+  ListToolsRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "tools/list" },
+        owner: "ListToolsRequest",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "any" },
         },
-        {
-          name: "params",
-          optional: false,
-          type: {
-            kind: "object",
-            properties: [
-              {
-                name: "messages",
-                optional: false,
-                type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
-                owner: "CreateMessageRequest.params",
+        owner: "Request",
+      },
+    ],
+  },
+  ListToolsResult: {
+    kind: "object",
+    properties: [
+      {
+        name: "tools",
+        optional: false,
+        type: { kind: "array", element: { kind: "reference", name: "Tool" } },
+        owner: "ListToolsResult",
+      },
+      {
+        name: "_meta",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
+        },
+        owner: "Result",
+      },
+    ],
+    indexSignature: { kind: "keyword", keyword: "unknown" },
+  },
+  Notification: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Notification",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
+        },
+        owner: "Notification",
+      },
+    ],
+  },
+  PingRequest: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "ping" },
+        owner: "PingRequest",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "id",
+        optional: false,
+        type: { kind: "reference", name: "RequestId" },
+        owner: "JSONRPCRequest",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "any" },
+        },
+        owner: "Request",
+      },
+    ],
+  },
+  Request: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Request",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "any" },
+        },
+        owner: "Request",
+      },
+    ],
+  },
+  RequestId: {
+    kind: "union",
+    members: [
+      { kind: "keyword", keyword: "string" },
+      { kind: "keyword", keyword: "number" },
+    ],
+  },
+  Result: {
+    kind: "object",
+    properties: [
+      {
+        name: "_meta",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
+        },
+        owner: "Result",
+      },
+    ],
+    indexSignature: { kind: "keyword", keyword: "unknown" },
+  },
+  ServerCapabilities: {
+    kind: "object",
+    properties: [
+      {
+        name: "tools",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [
+            {
+              name: "listChanged",
+              optional: true,
+              type: { kind: "keyword", keyword: "boolean" },
+              owner: "ServerCapabilities.tools",
+            },
+          ],
+        },
+        owner: "ServerCapabilities",
+      },
+    ],
+  },
+  ServerNotification: { kind: "reference", name: "ToolListChangedNotification" },
+  ServerRequest: {
+    kind: "union",
+    members: [
+      { kind: "reference", name: "PingRequest" },
+      { kind: "reference", name: "CreateMessageRequest" },
+    ],
+  },
+  TextContent: {
+    kind: "object",
+    properties: [
+      {
+        name: "type",
+        optional: false,
+        type: { kind: "literal", value: "text" },
+        owner: "TextContent",
+      },
+      {
+        name: "text",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "TextContent",
+      },
+    ],
+  },
+  Tool: {
+    kind: "object",
+    properties: [
+      {
+        name: "name",
+        optional: false,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Tool",
+      },
+      {
+        name: "description",
+        optional: true,
+        type: { kind: "keyword", keyword: "string" },
+        owner: "Tool",
+      },
+      {
+        name: "inputSchema",
+        optional: false,
+        type: {
+          kind: "object",
+          properties: [
+            {
+              name: "type",
+              optional: false,
+              type: { kind: "literal", value: "object" },
+              owner: "Tool.inputSchema",
+            },
+            {
+              name: "properties",
+              optional: true,
+              type: {
+                kind: "object",
+                properties: [],
+                indexSignature: { kind: "keyword", keyword: "object" },
               },
-              {
-                name: "maxTokens",
-                optional: false,
-                type: { kind: "keyword", keyword: "number" },
-                owner: "CreateMessageRequest.params",
-              },
-            ],
-          },
-          owner: "CreateMessageRequest",
+              owner: "Tool.inputSchema",
+            },
+          ],
         },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
+        owner: "Tool",
+      },
+    ],
+  },
+  ToolListChangedNotification: {
+    kind: "object",
+    properties: [
+      {
+        name: "method",
+        optional: false,
+        type: { kind: "literal", value: "notifications/tools/list_changed" },
+        owner: "ToolListChangedNotification",
+      },
+      {
+        name: "jsonrpc",
+        optional: false,
+        type: { kind: "literal", value: "2.0" },
+        owner: "JSONRPCNotification",
+      },
+      {
+        name: "params",
+        optional: true,
+        type: {
+          kind: "object",
+          properties: [],
+          indexSignature: { kind: "keyword", keyword: "unknown" },
         },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
-        },
-      ],
-    },
-    CreateMessageResult: {
-      kind: "object",
-      properties: [
-        {
-          name: "model",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "CreateMessageResult",
-        },
-        {
-          name: "content",
-          optional: false,
-          type: { kind: "reference", name: "TextContent" },
-          owner: "CreateMessageResult",
-        },
-        {
-          name: "_meta",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Result",
-        },
-      ],
-      indexSignature: { kind: "keyword", keyword: "unknown" },
-    },
-    EmptyResult: { kind: "reference", name: "Result" },
-    InitializeRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "initialize" },
-          owner: "InitializeRequest",
-        },
-        {
-          name: "params",
-          optional: false,
-          type: {
-            kind: "object",
-            properties: [
-              {
-                name: "protocolVersion",
-                optional: false,
-                type: { kind: "keyword", keyword: "string" },
-                owner: "InitializeRequest.params",
-              },
-              {
-                name: "capabilities",
-                optional: false,
-                type: { kind: "reference", name: "ClientCapabilities" },
-                owner: "InitializeRequest.params",
-              },
-            ],
-          },
-          owner: "InitializeRequest",
-        },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
-        },
-      ],
-    },
-    InitializeResult: {
+        owner: "Notification",
+      },
+    ],
+  },
+};
+
+const params: RevisionShapes["params"] = {
+  initialize: {
+    field: "InitializeRequest.params",
+    shape: {
       kind: "object",
       properties: [
         {
           name: "protocolVersion",
           optional: false,
           type: { kind: "keyword", keyword: "string" },
-          owner: "InitializeResult",
+          owner: "InitializeRequest.params",
         },
         {
           name: "capabilities",
           optional: false,
-          type: { kind: "reference", name: "ServerCapabilities" },
-          owner: "InitializeResult",
-        },
-        {
-          name: "_meta",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Result",
-        },
-      ],
-      indexSignature: { kind: "keyword", keyword: "unknown" },
-    },
-    InitializedNotification: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "notifications/initialized" },
-          owner: "InitializedNotification",
-        },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCNotification",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Notification",
-        },
-      ],
-    },
-    JSONRPCError: {
-      kind: "object",
-      properties: [
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCError",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCError",
-        },
-        {
-          name: "error",
-          optional: false,
-          type: {
-            kind: "object",
-            properties: [
-              {
-                name: "code",
-                optional: false,
-                type: { kind: "keyword", keyword: "number" },
-                owner: "JSONRPCError.error",
-              },
-              {
-                name: "message",
-                optional: false,
-                type: { kind: "keyword", keyword: "string" },
-                owner: "JSONRPCError.error",
-              },
-              {
-                name: "data",
-                optional: true,
-                type: { kind: "keyword", keyword: "unknown" },
-                owner: "JSONRPCError.error",
-              },
-            ],
-          },
-          owner: "JSONRPCError",
-        },
-      ],
-    },
-    JSONRPCMessage: {
-      kind: "union",
-      members: [
-        { kind: "reference", name: "JSONRPCRequest" },
-        { kind: "reference", name: "JSONRPCNotification" },
-        { kind: "reference", name: "JSONRPCResponse" },
-        { kind: "reference", name: "JSONRPCError" },
-      ],
-    },
-    JSONRPCNotification: {
-      kind: "object",
-      properties: [
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCNotification",
-        },
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Notification",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Notification",
-        },
-      ],
-    },
-    JSONRPCRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Request",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "any" },
-          },
-          owner: "Request",
-        },
-      ],
-    },
-    JSONRPCResponse: {
-      kind: "object",
-      properties: [
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCResponse",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCResponse",
-        },
-        {
-          name: "result",
-          optional: false,
-          type: { kind: "reference", name: "Result" },
-          owner: "JSONRPCResponse",
-        },
-      ],
-    },
-    ListToolsRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "tools/list" },
-          owner: "ListToolsRequest",
-        },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "any" },
-          },
-          owner: "Request",
-        },
-      ],
-    },
-    ListToolsResult: {
-      kind: "object",
-      properties: [
-        {
-          name: "tools",
-          optional: false,
-          type: { kind: "array", element: { kind: "reference", name: "Tool" } },
-          owner: "ListToolsResult",
-        },
-        {
-          name: "_meta",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Result",
-        },
-      ],
-      indexSignature: { kind: "keyword", keyword: "unknown" },
-    },
-    Notification: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Notification",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Notification",
-        },
-      ],
-    },
-    PingRequest: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "ping" },
-          owner: "PingRequest",
-        },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "id",
-          optional: false,
-          type: { kind: "reference", name: "RequestId" },
-          owner: "JSONRPCRequest",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "any" },
-          },
-          owner: "Request",
-        },
-      ],
-    },
-    Request: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Request",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "any" },
-          },
-          owner: "Request",
-        },
-      ],
-    },
-    RequestId: {
-      kind: "union",
-      members: [
-        { kind: "keyword", keyword: "string" },
-        { kind: "keyword", keyword: "number" },
-      ],
-    },
-    Result: {
-      kind: "object",
-      properties: [
-        {
-          name: "_meta",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Result",
-        },
-      ],
-      indexSignature: { kind: "keyword", keyword: "unknown" },
-    },
-    ServerCapabilities: {
-      kind: "object",
-      properties: [
-        {
-          name: "tools",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [
-              {
-                name: "listChanged",
-                optional: true,
-                type: { kind: "keyword", keyword: "boolean" },
-                owner: "ServerCapabilities.tools",
-              },
-            ],
-          },
-          owner: "ServerCapabilities",
-        },
-      ],
-    },
-    ServerNotification: { kind: "reference", name: "ToolListChangedNotification" },
-    ServerRequest: {
-      kind: "union",
-      members: [
-        { kind: "reference", name: "PingRequest" },
-        { kind: "reference", name: "CreateMessageRequest" },
-      ],
-    },
-    TextContent: {
-      kind: "object",
-      properties: [
-        {
-          name: "type",
-          optional: false,
-          type: { kind: "literal", value: "text" },
-          owner: "TextContent",
-        },
-        {
-          name: "text",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "TextContent",
-        },
-      ],
-    },
-    Tool: {
-      kind: "object",
-      properties: [
-        {
-          name: "name",
-          optional: false,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Tool",
-        },
-        {
-          name: "description",
-          optional: true,
-          type: { kind: "keyword", keyword: "string" },
-          owner: "Tool",
-        },
-        {
-          name: "inputSchema",
-          optional: false,
-          type: {
-            kind: "object",
-            properties: [
-              {
-                name: "type",
-                optional: false,
-                type: { kind: "literal", value: "object" },
-                owner: "Tool.inputSchema",
-              },
-              {
-                name: "properties",
-                optional: true,
-                type: {
-                  kind: "object",
-                  properties: [],
-                  indexSignature: { kind: "keyword", keyword: "object" },
-                },
-                owner: "Tool.inputSchema",
-              },
-            ],
-          },
-          owner: "Tool",
-        },
-      ],
-    },
-    ToolListChangedNotification: {
-      kind: "object",
-      properties: [
-        {
-          name: "method",
-          optional: false,
-          type: { kind: "literal", value: "notifications/tools/list_changed" },
-          owner: "ToolListChangedNotification",
-        },
-        {
-          name: "jsonrpc",
-          optional: false,
-          type: { kind: "literal", value: "2.0" },
-          owner: "JSONRPCNotification",
-        },
-        {
-          name: "params",
-          optional: true,
-          type: {
-            kind: "object",
-            properties: [],
-            indexSignature: { kind: "keyword", keyword: "unknown" },
-          },
-          owner: "Notification",
+          type: { kind: "reference", name: "ClientCapabilities" },
+          owner: "InitializeRequest.params",
         },
       ],
     },
   },
+  "notifications/initialized": {
+    field: "Notification.params",
+    shape: {
+      kind: "object",
+      properties: [],
+      indexSignature: { kind: "keyword", keyword: "unknown" },
+    },
+  },
+  "notifications/tools/list_changed": {
+    field: "Notification.params",
+    shape: {
+      kind: "object",
+      properties: [],
+      indexSignature: { kind: "keyword", keyword: "unknown" },
+    },
+  },
+  ping: {
+    field: "Request.params",
+    shape: { kind: "object", properties: [], indexSignature: { kind: "keyword", keyword: "any" } },
+  },
+  "sampling/createMessage": {
+    field: "CreateMessageRequest.params",
+    shape: {
+      kind: "object",
+      properties: [
+        {
+          name: "messages",
+          optional: false,
+          type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
+          owner: "CreateMessageRequest.params",
+        },
+        {
+          name: "maxTokens",
+          optional: false,
+          type: { kind: "keyword", keyword: "number" },
+          owner: "CreateMessageRequest.params",
+        },
+      ],
+    },
+  },
+  "tools/call": {
+    field: "CallToolRequest.params",
+    shape: { kind: "reference", name: "CallToolRequestParams" },
+  },
+  "tools/list": {
+    field: "Request.params",
+    shape: { kind: "object", properties: [], indexSignature: { kind: "keyword", keyword: "any" } },
+  },
+};
+
+const results: RevisionShapes["results"] = {
+  initialize: { field: "result", shape: { kind: "reference", name: "InitializeResult" } },
+  ping: { field: "result", shape: { kind: "reference", name: "EmptyResult" } },
+  "sampling/createMessage": {
+    field: "result",
+    shape: { kind: "reference", name: "CreateMessageResult" },
+  },
+  "tools/call": { field: "result", shape: { kind: "reference", name: "CallToolResult" } },
+  "tools/list": { field: "result", shape: { kind: "reference", name: "ListToolsResult" } },
+};
+
+/** Revision minimal-revision as the message converter sees it: every type's shape, and each method's params and result. */
+export const shapes: RevisionShapes = {
+  revision: "minimal-revision",
+  protocolVersion: "2025-01-01",
+  envelope: envelope,
+  methods: methods,
+  types,
   checks: messageTables.checks,
-  params: {
-    initialize: {
-      field: "InitializeRequest.params",
-      shape: {
-        kind: "object",
-        properties: [
-          {
-            name: "protocolVersion",
-            optional: false,
-            type: { kind: "keyword", keyword: "string" },
-            owner: "InitializeRequest.params",
-          },
-          {
-            name: "capabilities",
-            optional: false,
-            type: { kind: "reference", name: "ClientCapabilities" },
-            owner: "InitializeRequest.params",
-          },
-        ],
-      },
-    },
-    "notifications/initialized": {
-      field: "Notification.params",
-      shape: {
-        kind: "object",
-        properties: [],
-        indexSignature: { kind: "keyword", keyword: "unknown" },
-      },
-    },
-    "notifications/tools/list_changed": {
-      field: "Notification.params",
-      shape: {
-        kind: "object",
-        properties: [],
-        indexSignature: { kind: "keyword", keyword: "unknown" },
-      },
-    },
-    ping: {
-      field: "Request.params",
-      shape: {
-        kind: "object",
-        properties: [],
-        indexSignature: { kind: "keyword", keyword: "any" },
-      },
-    },
-    "sampling/createMessage": {
-      field: "CreateMessageRequest.params",
-      shape: {
-        kind: "object",
-        properties: [
-          {
-            name: "messages",
-            optional: false,
-            type: { kind: "array", element: { kind: "reference", name: "TextContent" } },
-            owner: "CreateMessageRequest.params",
-          },
-          {
-            name: "maxTokens",
-            optional: false,
-            type: { kind: "keyword", keyword: "number" },
-            owner: "CreateMessageRequest.params",
-          },
-        ],
-      },
-    },
-    "tools/call": {
-      field: "CallToolRequest.params",
-      shape: { kind: "reference", name: "CallToolRequestParams" },
-    },
-    "tools/list": {
-      field: "Request.params",
-      shape: {
-        kind: "object",
-        properties: [],
-        indexSignature: { kind: "keyword", keyword: "any" },
-      },
-    },
-  },
-  results: {
-    initialize: { field: "result", shape: { kind: "reference", name: "InitializeResult" } },
-    ping: { field: "result", shape: { kind: "reference", name: "EmptyResult" } },
-    "sampling/createMessage": {
-      field: "result",
-      shape: { kind: "reference", name: "CreateMessageResult" },
-    },
-    "tools/call": { field: "result", shape: { kind: "reference", name: "CallToolResult" } },
-    "tools/list": { field: "result", shape: { kind: "reference", name: "ListToolsResult" } },
-  },
+  params,
+  results,
 };

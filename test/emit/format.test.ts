@@ -1,0 +1,133 @@
+// Formatting takes shortcuts (format.ts: distinct parts formatted once, in
+// batches; data-literal.ts: data tables printed in prettier's form without
+// prettier; the babel-ts parser). Each is only sound while the result is the
+// bytes prettier gives for the whole file with the typescript parser: this
+// checks that for every file a generation of every pinned revision and
+// extension writes.
+import { format } from "prettier";
+import { describe, expect, it } from "vitest";
+import { extensionFiles } from "../../generator/emit/extension-files.js";
+import { Formatting, formatterPool, formatTypeScript } from "../../generator/emit/format.js";
+import { printDataDeclaration } from "../../generator/emit/data-literal.js";
+import type { GeneratedFile } from "../../generator/emit/printer.js";
+import { revisionFiles, rootIndexFile, shimFiles } from "../../generator/emit/run.js";
+import { buildExtension, buildModel } from "../../generator/generate.js";
+import { lock, pinnedExtensionSource, pinnedRevisions, pinnedSource } from "../helpers.js";
+
+const prettierOptions = {
+  parser: "typescript",
+  printWidth: 100,
+  tabWidth: 2,
+  useTabs: false,
+  semi: true,
+  singleQuote: false,
+  trailingComma: "all",
+  bracketSpacing: true,
+  arrowParens: "always",
+  endOfLine: "lf",
+} as const;
+
+function everyGeneratedFile(): GeneratedFile[] {
+  const models = pinnedRevisions.map((revision) => buildModel(pinnedSource(revision)));
+  const extensions = (lock.extensions ?? []).map((entry) => {
+    const source = pinnedExtensionSource(entry.name);
+    const base = models.find((m) => m.revision === source.base)!;
+    return { source, files: extensionFiles(buildExtension(source, base), base) };
+  });
+  return [
+    ...models.flatMap(revisionFiles),
+    ...extensions.flatMap((e) => e.files),
+    ...shimFiles(models).files,
+    rootIndexFile(
+      models,
+      extensions.map((e) => e.source),
+    ),
+  ];
+}
+
+describe("formatting generated files", () => {
+  it("gives, for every file of every pinned revision and extension, the bytes prettier gives for the whole file", async () => {
+    const files = everyGeneratedFile();
+    const formatting = new Formatting();
+    const differing: string[] = [];
+    let preformatted = 0;
+    for (const file of files) {
+      preformatted += file.parts().filter((part) => part.formatted).length;
+      const expected = await format(file.source(), prettierOptions);
+      if ((await formatting.file(file.parts())) !== expected) differing.push(file.path);
+    }
+    expect(differing).toEqual([]);
+    // The data tables did take the shortcut: three per revision's shapes, two per step.
+    expect(preformatted).toBe(3 * pinnedRevisions.length + 2 * (pinnedRevisions.length - 1));
+  }, 120_000);
+
+  it("formats on worker threads to the same bytes as in this thread", async () => {
+    const pool = formatterPool(2);
+    try {
+      const source = "export const a = {b: 1, c: [ 'x' ]}\nfunction f ( x: number ) { return x }\n";
+      expect(await pool.format(source)).toBe(await formatTypeScript(source));
+      await expect(pool.format("export const = ;")).rejects.toThrow(/prettier: /);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("data tables printed as prettier prints them", () => {
+  const cases: [string, unknown][] = [
+    ["empty containers", { a: {}, b: [] }],
+    ["a short object on one line", { kind: "object", optional: true, n: 3 }],
+    [
+      "an array of two objects of two properties breaks",
+      {
+        a: [
+          { b: 1, c: 2 },
+          { b: 1, c: 2 },
+        ],
+      },
+    ],
+    [
+      "a break inside breaks every group around it",
+      {
+        k: {
+          a: [
+            { b: 1, c: 2 },
+            { b: 3, c: 4 },
+          ],
+        },
+        z: 1,
+      },
+    ],
+    ["an array of one-property objects stays flat", { a: [{ b: 1 }, { b: 2 }] }],
+    ["an array of mixed arrays and objects stays flat", { a: [["x", "y"], { b: 1, c: 2 }] }],
+    ["quoted keys", { "tools/call": { "a-b": 1, ok: 2, $x: 3, _y: 4 } }],
+    ["quotes in strings", { a: `say "hi"`, b: `it's`, c: `"'"`, d: `\\"x"` }],
+    ["escapes", { a: "line\nbreak\ttab\\", b: "\u0001" }],
+    ["a long string moves under its key", { description: "x".repeat(95), short: "y".repeat(97) }],
+    ["a key of 4 columns keeps its long string, one of 5 does not", { abcd: "x".repeat(99), abcde: "x".repeat(99) }],
+    ["a long string in a deep object", { a: { b: { c: { description: "z".repeat(80), id: null, n: -1 } } } }],
+    [
+      "a long null and negative number",
+      { aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: null },
+    ],
+    [
+      "a long boolean stays",
+      { bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb: true },
+    ],
+    ["the width limit exactly", { a: "x".repeat(88), b: { c: "y".repeat(83) } }],
+    ["an array of strings breaks one a line", { a: Array.from({ length: 12 }, (_, i) => `value number ${i}`) }],
+  ];
+  for (const [name, value] of cases) {
+    it(name, async () => {
+      const declaration = "export const table: Table";
+      const printed = printDataDeclaration(declaration, value);
+      expect(printed).toBeDefined();
+      expect(`${printed}\n`).toBe(await format(`${declaration} = ${JSON.stringify(value)};`, prettierOptions));
+    });
+  }
+
+  it("leaves to prettier what it does not cover", () => {
+    for (const value of [{ a: [1, 2, 3] }, { a: 1.5 }, { "1": 1 }, { a: "é" }, "text", { a: new Date(0) }])
+      expect(printDataDeclaration("const t: T", value)).toBeUndefined();
+  });
+});
