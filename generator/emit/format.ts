@@ -66,7 +66,8 @@ export function formatterPool(size: number): FormatterPool {
     pending.clear();
   };
   for (let i = 0; i < size; i++) {
-    const worker = new Worker(workerSource, { eval: true, workerData: { prettier, options } });
+    // execArgv: [] so that the parent's flags (--input-type=module would make this CommonJS source ESM) do not apply.
+    const worker = new Worker(workerSource, { eval: true, execArgv: [], workerData: { prettier, options } });
     worker.on("message", ({ id, output, error }: { id: number; output?: string; error?: string }) => {
       const entry = pending.get(id);
       if (entry === undefined) return;
