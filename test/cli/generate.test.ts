@@ -2,6 +2,7 @@
 // binary for exit codes. The spec cache is the one `npm run generate` filled.
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
@@ -282,5 +283,20 @@ describe("the built binary", () => {
     expect(execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" })).toMatch(
       /^Usage: mcpgen \[options\] \[command\]/,
     );
+  });
+
+  test("the formatting worker runs whatever flags the process was started with (--input-type=module)", () => {
+    // The worker's source is CommonJS; a worker inheriting --input-type=module read it as ESM and failed.
+    const format = pathToFileURL(join(projectRoot, "dist", "generator", "emit", "format.js")).href;
+    const script = `
+      const { formatterPool } = await import(${JSON.stringify(format)});
+      const pool = formatterPool(1);
+      try { process.stdout.write(await pool.format("const a = {b:1}")); } finally { await pool.close(); }`;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: projectRoot,
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("const a = { b: 1 };\n");
   });
 });
