@@ -12,7 +12,7 @@ export type Formatter = (source: string) => Promise<string>;
  * gives the same output as the typescript parser on what mcpgen emits (a
  * test formats every generated file with both) in about 60% of the time.
  */
-const options: Options = {
+export const prettierOptions: Options = {
   parser: "babel-ts",
   printWidth: 100,
   tabWidth: 2,
@@ -26,7 +26,7 @@ const options: Options = {
 };
 
 /** Formats generated TypeScript in this thread. */
-export const formatTypeScript: Formatter = (source) => format(source, options);
+export const formatTypeScript: Formatter = (source) => format(source, prettierOptions);
 
 /** What the pool's workers run: prettier's format on each message, the answer tagged with its id. */
 const workerSource = `
@@ -67,7 +67,11 @@ export function formatterPool(size: number): FormatterPool {
   };
   for (let i = 0; i < size; i++) {
     // execArgv: [] so that the parent's flags (--input-type=module would make this CommonJS source ESM) do not apply.
-    const worker = new Worker(workerSource, { eval: true, execArgv: [], workerData: { prettier, options } });
+    const worker = new Worker(workerSource, {
+      eval: true,
+      execArgv: [],
+      workerData: { prettier, options: prettierOptions },
+    });
     worker.on("message", ({ id, output, error }: { id: number; output?: string; error?: string }) => {
       const entry = pending.get(id);
       if (entry === undefined) return;

@@ -7,25 +7,15 @@
 import { format } from "prettier";
 import { describe, expect, it } from "vitest";
 import { extensionFiles } from "../../generator/emit/extension-files.js";
-import { Formatting, formatterPool, formatTypeScript } from "../../generator/emit/format.js";
+import { Formatting, formatterPool, formatTypeScript, prettierOptions } from "../../generator/emit/format.js";
 import { printDataDeclaration } from "../../generator/emit/data-literal.js";
 import type { GeneratedFile } from "../../generator/emit/printer.js";
 import { revisionFiles, rootIndexFile, shimFiles } from "../../generator/emit/run.js";
 import { buildExtension, buildModel } from "../../generator/generate.js";
 import { lock, pinnedExtensionSource, pinnedRevisions, pinnedSource } from "../helpers.js";
 
-const prettierOptions = {
-  parser: "typescript",
-  printWidth: 100,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: false,
-  trailingComma: "all",
-  bracketSpacing: true,
-  arrowParens: "always",
-  endOfLine: "lf",
-} as const;
+/** What format.ts gives prettier, but with the parser the shortcuts must agree with. */
+const wholeFileOptions = { ...prettierOptions, parser: "typescript" };
 
 function everyGeneratedFile(): GeneratedFile[] {
   const models = pinnedRevisions.map((revision) => buildModel(pinnedSource(revision)));
@@ -53,7 +43,7 @@ describe("formatting generated files", () => {
     let preformatted = 0;
     for (const file of files) {
       preformatted += file.parts().filter((part) => part.formatted).length;
-      const expected = await format(file.source(), prettierOptions);
+      const expected = await format(file.source(), wholeFileOptions);
       if ((await formatting.file(file.parts())) !== expected) differing.push(file.path);
     }
     expect(differing).toEqual([]);
@@ -122,7 +112,7 @@ describe("data tables printed as prettier prints them", () => {
       const declaration = "export const table: Table";
       const printed = printDataDeclaration(declaration, value);
       expect(printed).toBeDefined();
-      expect(`${printed}\n`).toBe(await format(`${declaration} = ${JSON.stringify(value)};`, prettierOptions));
+      expect(`${printed}\n`).toBe(await format(`${declaration} = ${JSON.stringify(value)};`, wholeFileOptions));
     });
   }
 
