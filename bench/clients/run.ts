@@ -53,7 +53,9 @@ const clientInfo = { name: "bench-client", version: "1.0.0" };
 async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> {
   const child = spawn(process.execPath, [server], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const pending = new Map<number, (result: unknown) => void>();
+  // Boxed and emptied when answered, as runtime/inflight-map.ts explains: a plain Map of resolvers
+  // keeps every answer alive through young-generation collections once a full GC has run.
+  const pending = new Map<number, { resolve: ((result: unknown) => void) | undefined }>();
   let nextId = 1;
   // Lines cut from the bytes as they come (a string decoder and string concatenation cost a
   // third more CPU per call here, in garbage collection of the joined strings).
@@ -68,9 +70,11 @@ async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> 
         error?: unknown;
       };
       buffered = buffered.subarray(newline + 1);
-      const resolve = message.id !== undefined ? pending.get(message.id) : undefined;
-      if (!resolve) continue;
+      const box = message.id !== undefined ? pending.get(message.id) : undefined;
+      if (!box?.resolve) continue;
       pending.delete(message.id!);
+      const { resolve } = box;
+      box.resolve = undefined;
       resolve(message.error !== undefined ? message : message.result);
     }
   });
@@ -83,7 +87,7 @@ async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> 
   const send = (method: string, params: string) =>
     new Promise<unknown>((resolve) => {
       const id = nextId++;
-      pending.set(id, resolve);
+      pending.set(id, { resolve });
       if (queued.push(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}\n`) === 1)
         process.nextTick(flush);
     });

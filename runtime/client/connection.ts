@@ -3,6 +3,7 @@
 // against the wire revision's generated tables before anything sees it
 // (decode → check → dispatch). Which era and which _meta is the client's
 // (client.ts); how bytes travel is the transport's.
+import { InflightMap } from "../inflight-map.js";
 import { parseJson } from "../json.js";
 import { checkMessage } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
@@ -85,8 +86,8 @@ export class Connection {
   /** How messages travel (the era and version), set by the client. */
   context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
   private nextId = 1;
-  private readonly pending = new Map<string | number, Pending>();
-  private readonly served = new Map<string | number, AbortController>();
+  private readonly pending = new InflightMap<string | number, Pending>();
+  private readonly served = new InflightMap<string | number, AbortController>();
   private closedBy: Error | undefined;
   private markEnded!: (reason: Error) => void;
   /** Settles with the reason once the connection is gone for good (the transport closed, or close()). */
@@ -178,7 +179,7 @@ export class Connection {
 
   /** Every request in flight fails with this error (e.g. a dropped oversized line: which one it answered is unknown). */
   failAll(error: Error): void {
-    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+    for (const id of this.pending.keys()) this.settle(id)?.reject(error);
   }
 
   async close(): Promise<void> {
@@ -187,9 +188,8 @@ export class Connection {
   }
 
   private settle(id: string | number): Pending | undefined {
-    const entry = this.pending.get(id);
+    const entry = this.pending.take(id);
     if (!entry) return undefined;
-    this.pending.delete(id);
     clearTimeout(entry.timer);
     entry.release?.();
     return entry;

@@ -104,6 +104,8 @@ export class Inflight {
   /** The params as the client sent them, when conversion for the handler changed them (what the handler revision lacks). */
   wireParams: unknown;
   lastProgress = -Infinity;
+  /** Its key among the session's requests on isolated channels (whose ids are not the connection's). */
+  isolatedKey = 0;
 
   constructor(
     readonly id: RequestId,

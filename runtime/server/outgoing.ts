@@ -2,6 +2,7 @@
 // roots, ping): ids, timeouts, cancellation, and the answers waiting for them.
 // The map is bounded (SessionLimits.pendingClientRequests); each entry ends by
 // an answer, a timeout, an abort or the connection closing.
+import { InflightMap } from "../inflight-map.js";
 import type { RequestId } from "../messages.js";
 import { RequestRefusedError, RequestTimeoutError } from "./errors.js";
 
@@ -13,7 +14,7 @@ interface Pending {
 }
 
 export class ServerRequests {
-  private readonly pending = new Map<RequestId, Pending>();
+  private readonly pending = new InflightMap<RequestId, Pending>();
   private nextId = 0;
 
   constructor(
@@ -71,9 +72,8 @@ export class ServerRequests {
 
   /** The request a response answers, removed from the waiting ones; undefined for an unknown id. */
   take(id: RequestId): Pick<Pending, "method" | "resolve" | "reject"> | undefined {
-    const pending = this.pending.get(id);
+    const pending = this.pending.take(id);
     if (!pending) return undefined;
-    this.pending.delete(id);
     pending.cleanup();
     return pending;
   }

@@ -11,6 +11,7 @@
 // served on its own at the revision its `_meta` names (era.ts). A request's
 // scope (context.ts) carries which.
 import { randomBytes } from "node:crypto";
+import { InflightMap } from "../inflight-map.js";
 import { isObject, run, type Check } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
@@ -132,9 +133,10 @@ export class Session {
   private envelope: Envelope = FIRST_ENVELOPE;
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
-  private readonly inflight = new Map<RequestId, Inflight>();
+  private readonly inflight = new InflightMap<RequestId, Inflight>();
   /** Requests in flight on isolated channels (not in `inflight`, whose ids are the connection's). */
-  private readonly isolated = new Set<Inflight>();
+  private readonly isolated = new InflightMap<number, Inflight>();
+  private isolatedCount = 0;
   private readonly finishedIds = new Set<RequestId>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
@@ -549,7 +551,7 @@ export class Session {
     );
     if (params !== wireParams) inflight.wireParams = wireParams;
     // An isolated channel's id is the exchange's own (an HTTP POST): not tracked by id.
-    if (channel.isolated) this.isolated.add(inflight);
+    if (channel.isolated) this.isolated.set((inflight.isolatedKey = ++this.isolatedCount), inflight);
     else this.inflight.set(id, inflight);
     if (core)
       this.invoke(
@@ -1037,7 +1039,7 @@ export class Session {
   private finish(inflight: Inflight): boolean {
     if (inflight.done) return false;
     inflight.done = true;
-    if (inflight.channel.isolated) this.isolated.delete(inflight);
+    if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
     else this.inflight.delete(inflight.id);
     if (!inflight.scope.perRequest) this.remember(inflight.id);
     if (this.idleWaiters.length > 0) queueMicrotask(() => this.settleIdle()); // after the reply is sent
@@ -1212,7 +1214,7 @@ export class Session {
     if (this.phase === "closed") return;
     this.phase = "closed";
     this.backlog = null;
-    for (const inflight of [...this.inflight.values(), ...this.isolated]) {
+    for (const inflight of [...this.inflight.values(), ...this.isolated.values()]) {
       inflight.cancel("the connection closed");
       inflight.done = true; // nothing more is sent for it
     }
