@@ -36,8 +36,8 @@
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
 import { join } from "node:path";
+import { BenchClient, type Mode } from "./http-client.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -52,7 +52,6 @@ const profileArg = process.argv.indexOf("--cpu-prof");
 const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
 
 const servers = join(import.meta.dirname, "servers");
-type Mode = "legacy" | "per-request";
 const allTargets: { name: string; script: string; args: string[]; mode: Mode }[] = [
   { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
   { name: "mcpgen (sessions)", script: join(servers, "http-mcpgen.js"), args: [], mode: "legacy" },
@@ -69,182 +68,6 @@ const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request
 const targets = allTargets.filter(
   (t) => only === undefined || t.name === floors[t.mode] || only.some((word) => t.name.includes(word)),
 );
-
-interface Reply {
-  status: number;
-  headers: Map<string, string>;
-  body: string;
-}
-
-/**
- * A minimal HTTP/1.1 client on one keep-alive socket: requests written as
- * bytes, responses parsed just enough (status, headers, Content-Length or
- * chunked body). node:http's client costs more CPU than the servers under
- * test, and the driver shares this machine's two cores with them.
- */
-class Connection {
-  private readonly socket: Socket;
-  private buffered: Buffer = Buffer.alloc(0);
-  private waiting: ((reply: Reply) => void) | undefined;
-
-  constructor(
-    private readonly host: string,
-    port: number,
-  ) {
-    this.socket = connect(port, host);
-    this.socket.setNoDelay(true);
-    this.socket.on("data", (chunk: Buffer) => {
-      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
-      const reply = this.parse();
-      if (reply && this.waiting) {
-        const resolve = this.waiting;
-        this.waiting = undefined;
-        resolve(reply);
-      }
-    });
-  }
-
-  post(path: string, body: string, headers: Record<string, string>): Promise<Reply> {
-    const lines = [`POST ${path} HTTP/1.1`, `Host: ${this.host}`, `Content-Length: ${Buffer.byteLength(body)}`];
-    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-      this.socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
-    });
-  }
-
-  /** One complete response from the buffer, or undefined when more bytes are needed. */
-  private parse(): Reply | undefined {
-    const headEnd = this.buffered.indexOf("\r\n\r\n");
-    if (headEnd === -1) return undefined;
-    const head = this.buffered.toString("latin1", 0, headEnd).split("\r\n");
-    const status = Number(head[0]!.split(" ")[1]);
-    const headers = new Map<string, string>();
-    for (const line of head.slice(1)) {
-      const colon = line.indexOf(":");
-      headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
-    }
-    let at = headEnd + 4;
-    let body: Buffer;
-    if (headers.get("transfer-encoding") === "chunked") {
-      const parts: Buffer[] = [];
-      for (;;) {
-        const lineEnd = this.buffered.indexOf("\r\n", at);
-        if (lineEnd === -1) return undefined;
-        const size = parseInt(this.buffered.toString("latin1", at, lineEnd), 16);
-        if (this.buffered.length < lineEnd + 2 + size + 2) return undefined;
-        parts.push(this.buffered.subarray(lineEnd + 2, lineEnd + 2 + size));
-        at = lineEnd + 2 + size + 2;
-        if (size === 0) break;
-      }
-      body = Buffer.concat(parts);
-    } else {
-      const length = Number(headers.get("content-length") ?? 0);
-      if (this.buffered.length < at + length) return undefined;
-      body = this.buffered.subarray(at, at + length);
-      at += length;
-    }
-    this.buffered = this.buffered.subarray(at);
-    return { status, headers, body: body.toString("utf8") };
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
-
-const HEADERS = {
-  "Content-Type": "application/json",
-  Accept: "application/json, text/event-stream",
-  "MCP-Protocol-Version": "2025-11-25",
-};
-
-/** A per-request POST's headers: the version, and the method and tool name the body carries. */
-const PER_REQUEST_HEADERS = {
-  "Content-Type": "application/json",
-  Accept: "application/json, text/event-stream",
-  "MCP-Protocol-Version": "2026-07-28",
-  "Mcp-Method": "tools/call",
-  "Mcp-Name": "echo",
-};
-
-/** What every per-request call's params carry in _meta, serialized once. */
-const PER_REQUEST_META = JSON.stringify({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-});
-
-/**
- * One client: its own connection; `calls` echo calls one after the other.
- * Legacy: a session of its own (initialize first; the session id on every
- * request if the server gave one). Per-request: no handshake, every call
- * carries the _meta above and the per-request headers.
- */
-class BenchClient {
-  private readonly connection: Connection;
-  private readonly path: string;
-  private headers: Record<string, string>;
-  private next = 1;
-
-  constructor(
-    url: string,
-    private readonly mode: Mode,
-  ) {
-    const parsed = new URL(url);
-    this.connection = new Connection(parsed.hostname, Number(parsed.port));
-    this.path = parsed.pathname;
-    this.headers = mode === "legacy" ? HEADERS : PER_REQUEST_HEADERS;
-  }
-
-  /** Legacy: the handshake. Per-request: nothing (there is no handshake). */
-  async open(): Promise<void> {
-    if (this.mode === "per-request") return;
-    const init = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-    });
-    const reply = await this.connection.post(this.path, init, this.headers);
-    if (reply.status !== 200) throw new Error(`initialize: HTTP ${reply.status} ${reply.body}`);
-    const sessionId = reply.headers.get("mcp-session-id");
-    if (sessionId) this.headers = { ...HEADERS, "Mcp-Session-Id": sessionId };
-    await this.connection.post(this.path, '{"jsonrpc":"2.0","method":"notifications/initialized"}', this.headers);
-  }
-
-  async run(calls: number, latencies: number[]): Promise<void> {
-    const perRequest = this.mode === "per-request";
-    const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
-    for (let i = 0; i < calls; i++) {
-      const id = this.next++;
-      const text = `hello ${id}`;
-      const started = performance.now();
-      const reply = await this.connection.post(
-        this.path,
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"${text}"}${meta}}}`,
-        this.headers,
-      );
-      latencies.push((performance.now() - started) * 1000);
-      // Accept JSON, or an SSE stream whose data line carries the response.
-      const json = reply.body.startsWith("{") ? reply.body : /^data: (\{.*\})$/m.exec(reply.body)?.[1];
-      const message = json
-        ? (JSON.parse(json) as { id?: number; result?: { content?: { text?: string }[]; resultType?: string } })
-        : {};
-      if (
-        reply.status !== 200 ||
-        message.id !== id ||
-        message.result?.content?.[0]?.text !== text ||
-        (perRequest && message.result?.resultType !== "complete")
-      )
-        throw new Error(`unexpected answer to call ${id}: HTTP ${reply.status} ${reply.body.slice(0, 200)}`);
-    }
-  }
-
-  close(): void {
-    this.connection.close();
-  }
-}
 
 interface Figures {
   rps: number;

@@ -106,3 +106,25 @@ test("bench/client runs (quick mode): every client answers every call, and every
       new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\S+ +(?:\\(packed\\) +)?\\d+ +\\d+ +\\d+\\.\\d$`, "m"),
     );
 }, 300_000);
+
+test("bench/memory runs (quick mode): idle-session and soak rows for every server, with heap samples", () => {
+  const stdout = quickRun("memory");
+  // Idle legacy sessions: server, KB after handshake, after one call, after DELETE (the floor has no sessions).
+  for (const name of ["mcpgen (sessions)", "SDK (sessions)"])
+    expect(stdout).toMatch(
+      new RegExp(`^${name.replace(/[()]/g, "\\$&")} +-?\\d+\\.\\d\\d +-?\\d+\\.\\d\\d +-?\\d+\\.\\d\\d$`, "m"),
+    );
+  // Soak: server, requests, sessions, heap first → last, slope, peak RSS.
+  for (const [name, sessions] of [
+    ["floor (node:http)", "-"],
+    ["mcpgen (sessions)", "\\d+"],
+    ["SDK (sessions)", "\\d+"],
+  ])
+    expect(stdout).toMatch(
+      new RegExp(
+        `^${name!.replace(/[()]/g, "\\$&")} +[1-9]\\d* +${sessions} +\\d+\\.\\d → \\d+\\.\\d +-?\\d+\\.\\d +\\d+\\.\\d$`,
+        "m",
+      ),
+    );
+  expect(stdout).toMatch(/^mcpgen \(sessions\): 0\.0m \d+\.\d, /m);
+}, 180_000);
