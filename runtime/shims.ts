@@ -3,7 +3,8 @@
 // of revisions an upgrade and a downgrade plan derived from their diff and the
 // reviewed shim overlay. This module walks a value along the source and target
 // shapes, one step at a time:
-// - a field the source declares and the target does not is dropped;
+// - a field the source declares and the target does not is dropped, unless the
+//   plan keeps it (the target's object became open: its index signature takes it);
 // - a field the target requires and the value lacks is filled from the plan's
 //   default (or the conversion fails: nothing is invented without a rule);
 // - a union member or literal the target lacks goes through the plan's rule;
@@ -85,6 +86,12 @@ export interface StepPlan {
   readonly errorCodes: { readonly [method: string]: { readonly [code: string]: number } };
   /** Types renamed on the way, source name → target name. */
   readonly renames: { readonly [from: string]: string };
+  /**
+   * By "Owner.field" of the source: fields the target no longer declares but
+   * whose object's index signature takes them (a type made open on the way up),
+   * carried as index-signature entries instead of dropped.
+   */
+  readonly kept?: readonly string[];
 }
 
 export interface ShimChange {
@@ -726,13 +733,14 @@ class Walk {
           `${targetField.owner}.${key}`,
         );
         if (converted !== DROP) out[key] = converted;
-      } else if (sourceField) {
+      } else if (sourceField && !(to.indexSignature && this.plan.kept?.includes(`${sourceField.owner}.${key}`))) {
         this.change("dropped", `${sourceField.owner}.${key} does not exist in ${this.plan.to}`, child);
       } else if (to.indexSignature) {
-        // Not declared by either side: an index-signature entry.
+        // Not declared by the target: an index-signature entry (or a field the plan keeps, e.g.
+        // 2025-11-25's Tool.outputSchema.type under 2026-07-28's open schema object).
         const converted = this.convert(
           value[key],
-          fromShape?.indexSignature ?? ANY,
+          sourceField?.type ?? fromShape?.indexSignature ?? ANY,
           to.indexSignature,
           child,
           `${field}[key]`,

@@ -200,7 +200,16 @@ class Planner {
     }
     if (e.aspect === "member")
       return e.change === "removed" ? this.member(e) : generic("every source member is still a member");
-    if (e.change === "removed") return generic("dropped: the target does not have the field");
+    if (e.change === "removed") {
+      // Going up, a field the newer revision no longer declares where its object became open
+      // (2026-07-28's Tool.outputSchema: { $schema?; [key: string]: unknown }) is data that still fits: kept.
+      // Going down, a newer revision's own fields are dropped for the older peer, index signature or not.
+      const upgrade = compareRevisions(this.plan.from, this.plan.to) < 0;
+      if (!upgrade || !this.indexSignatureInTarget(location))
+        return generic("dropped: the target does not have the field");
+      (this.plan as { kept?: string[] }).kept = [...(this.plan.kept ?? []), e.subject].sort();
+      return generic("kept: the target's index signature takes it");
+    }
     if (e.change === "added") {
       if (e.aspect === "optional") return generic("left out: the field is optional in the target");
       return this.requiredInTarget(location);
@@ -212,6 +221,16 @@ class Planner {
       return this.narrowing(e);
     }
     return this.narrowing(e);
+  }
+
+  /** Whether the object holding a field has an index signature in the target, where a field it no longer declares still fits. */
+  private indexSignatureInTarget(location: FieldLocation): boolean {
+    const holder: TypeNode | undefined =
+      location.fields.length > 1
+        ? fieldAt(this.ti, { ...location, fields: location.fields.slice(0, -1) })?.type
+        : { kind: "reference", name: location.type };
+    if (!holder) return false;
+    return objectView(expandAlias(holder, this.ti), this.ti)?.indexSignature !== undefined;
   }
 
   /** A field the target requires that a source value may lack: a default must exist. */

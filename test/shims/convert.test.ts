@@ -193,6 +193,20 @@ describe("what the overlay says", () => {
     ]);
   });
 
+  test("a tool's schemas keep every keyword on the way up to 2026-07-28, whose schema objects are open; and back down", () => {
+    // 2025-11-25 declares inputSchema/outputSchema as { type; properties?; required? }, 2026-07-28 as
+    // { $schema?; [key: string]: unknown }: type, properties and required are no longer declared, but fit.
+    const inputSchema = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
+    const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    const tool = { name: "t", inputSchema, outputSchema };
+    const up = convert({ jsonrpc: "2.0", id: 1, result: { tools: [tool] } }, "2025-11-25", "2026-07-28", "tools/list");
+    expect((up.message as { result: { tools: unknown[] } }).result.tools).toEqual([tool]);
+    expect(up.changes.filter((c) => c.change === "dropped")).toEqual([]);
+    const down = convert(up.message, "2026-07-28", "2025-11-25", "tools/list");
+    // Going down, the newer revision's own result fields are dropped as before; the tool is whole.
+    expect((down.message as { result: unknown }).result).toEqual({ tools: [tool] });
+  });
+
   test("requests upgraded to 2026-07-28 state the protocol version and capabilities in _meta", () => {
     const result = convert(
       { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: { progressToken: "p" } } },
