@@ -48,7 +48,6 @@ export interface StdioConnection {
   close(): void;
 }
 
-
 /** Serves `server` on stdin/stdout until stdin ends. */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
   const input: InputStream = options.input ?? process.stdin;
