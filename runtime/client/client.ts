@@ -13,6 +13,7 @@ import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
 import { ConnectionClosedError, HttpStatusError, McpError, ServerMessageError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
+import { OutputSchemas } from "./output-schemas.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
 import {
   callTool,
@@ -86,6 +87,11 @@ export interface ClientOptions {
   maxPending?: number;
   /** Something the server sent that could not be used: an invalid notification, an answer to no request. Default: stderr. */
   onProblem?: (error: Error) => void;
+  /**
+   * Whether callTool checks a result's structuredContent against the tool's
+   * outputSchema, as tools/list gave it (default true; output-schemas.ts).
+   */
+  validateToolOutput?: boolean;
 }
 
 type Listener = (params: Record<string, unknown>) => void;
@@ -113,6 +119,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
+  private readonly outputSchemas = new OutputSchemas((error) => this.warn(error));
   private verdict!: EraVerdict;
   /** requestMeta without extra capabilities, for the version it was made for. */
   private ownMeta: Readonly<Record<string, unknown>> | undefined;
@@ -370,6 +377,7 @@ export class Client {
         continue;
       }
       kept.push(tool);
+      this.outputSchemas.learn(tool["name"], tool["outputSchema"]);
       if ("params" in found && found.params.length > 0) {
         if (this.toolHeaders.size < 10_000 || this.toolHeaders.has(tool["name"]))
           this.toolHeaders.set(tool["name"], found.params);
@@ -388,8 +396,13 @@ export class Client {
    * where the server offers tasks, polled to its end (tasks.ts); a task the
    * server makes of a plain call is polled to its end too.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
-    return callTool(this, name, args, options);
+  async callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
+    const result = await callTool(this, name, args, options);
+    if (this.options.validateToolOutput !== false) {
+      const compiling = this.outputSchemas.check(name, result as unknown as Record<string, unknown>);
+      if (compiling) await compiling;
+    }
+    return result;
   }
 
   /** Calls a tool as a task where the server offers tasks: the handle polls it (tasks.ts). */

@@ -170,26 +170,43 @@ export function warmUpSchemas(): void {
   void loadAjv().catch(() => undefined);
 }
 
+/** A problem a compiled schema finds in a value: where (JSON pointer), which keyword, and what. */
+export interface SchemaProblem {
+  readonly path: string;
+  readonly keyword: string;
+  readonly message: string;
+}
+
+/**
+ * Compiles a schema; throws with ajv's message when the schema itself is
+ * invalid. The result lists the value's problems, undefined when it conforms.
+ */
+export async function compileSchemaProblems(
+  schema: ObjectSchema,
+): Promise<(value: unknown) => readonly SchemaProblem[] | undefined> {
+  const dialect = dialectOf(schema);
+  if (typeof dialect !== "string") throw new TypeError(`unsupported JSON Schema dialect ${dialect.unsupported}`);
+  const ajv = (await loadAjv())[dialect];
+  const validate = ajv.compile(schema as object);
+  return (value) => (validate(value) ? undefined : (validate.errors ?? []).map(problemOf));
+}
+
 /**
  * Compiles a schema; throws with ajv's message when the schema itself is
  * invalid. The result reports problems as "/path: message" lines.
  */
 export async function compileSchema(schema: ObjectSchema): Promise<SchemaCheck> {
-  const dialect = dialectOf(schema);
-  if (typeof dialect !== "string") throw new TypeError(`unsupported JSON Schema dialect ${dialect.unsupported}`);
-  const ajv = (await loadAjv())[dialect];
-  const validate = ajv.compile(schema as object);
-  return (value) => {
-    if (validate(value)) return undefined;
-    return (validate.errors ?? []).map(describeError).join("; ");
-  };
+  const problems = await compileSchemaProblems(schema);
+  return (value) =>
+    problems(value)
+      ?.map((p) => `${p.path === "" ? "(root)" : p.path}: ${p.message}`)
+      .join("; ");
 }
 
-function describeError(error: AjvError): string {
-  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+function problemOf(error: AjvError): SchemaProblem {
   const extra =
     error.keyword === "additionalProperties" && error.params?.["additionalProperty"] !== undefined
       ? ` (${String(error.params["additionalProperty"])})`
       : "";
-  return `${where}: ${error.message ?? error.keyword}${extra}`;
+  return { path: error.instancePath, keyword: error.keyword, message: `${error.message ?? error.keyword}${extra}` };
 }

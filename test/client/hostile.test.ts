@@ -70,6 +70,43 @@ describe("hostile servers", () => {
     expect(alive(pid)).toBe(false);
   });
 
+  test("structuredContent against the listed outputSchema: checked, the breach named by its JSON pointer", async () => {
+    const { client, problems, pid } = await connect("structured");
+    await client.listTools();
+    expect((await client.callTool("weather")).structuredContent).toEqual({ temp: 21, unit: "C" });
+    const bad = await timed(client.callTool("weather-bad"));
+    expect(bad.error).toBeInstanceOf(ServerMessageError);
+    expect((bad.error as ServerMessageError).pointer).toBe("/result/structuredContent/temp");
+    expect(String(bad.error)).toMatch(
+      /tool "weather-bad" answered structuredContent that breaks its outputSchema: at \/result\/structuredContent\/temp must be number/,
+    );
+    const missing = await timed(client.callTool("weather-missing"));
+    expect(missing.error).toBeInstanceOf(ServerMessageError);
+    expect(String(missing.error)).toMatch(/answered without structuredContent, which its outputSchema requires/);
+    // A schema the client cannot use (an external $ref) is reported once; that tool's results go unchecked.
+    expect((await client.callTool("remote")).structuredContent).toEqual({ temp: 21, unit: "C" });
+    expect((await client.callTool("remote")).isError).toBeUndefined();
+    expect(problems.filter((p) => p.includes('outputSchema of tool "remote" cannot be used'))).toHaveLength(1);
+    await client.close();
+    expect(alive(pid)).toBe(false);
+  });
+
+  test("validateToolOutput: false leaves structuredContent unchecked", async () => {
+    const problems: string[] = [];
+    const client = await Client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [hostile, "--mode", "structured"] }),
+      {
+        timeoutMs: 1_000,
+        probeTimeoutMs: 1_000,
+        validateToolOutput: false,
+        onProblem: (e) => problems.push(e.message),
+      },
+    );
+    await client.listTools();
+    expect((await client.callTool("weather-bad")).structuredContent).toEqual({ temp: "hot" });
+    await client.close();
+  });
+
   test("a result its revision's schema forbids: an error naming the JSON pointer, at once", async () => {
     const { client, pid } = await connect("invalid");
     const { error, ms } = await timed(client.callTool("x"));
