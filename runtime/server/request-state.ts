@@ -7,7 +7,7 @@
 // expiry and the originating request (method and a digest of its parameters).
 // It is signed, not encrypted: the client can read it, so it must never hold
 // secrets.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 
 export interface RequestStateOptions {
   /**
@@ -46,17 +46,23 @@ export class RequestStateCodec {
   readonly ttlMs: number;
   readonly maxBytes: number;
   readonly maxRounds: number;
-  private readonly keys: readonly Buffer[];
+  private givenKeys: readonly Buffer[] | undefined;
 
   constructor(options: RequestStateOptions = {}) {
-    const keys = options.keys ?? [randomBytes(32)];
-    if (keys.length === 0) throw new TypeError("requestState needs at least one key");
-    this.keys = keys.map((k) => (typeof k === "string" ? Buffer.from(k, "utf8") : Buffer.from(k)));
-    for (const key of this.keys)
-      if (key.length < 16) throw new TypeError("a requestState key must have at least 16 bytes");
+    if (options.keys !== undefined) {
+      if (options.keys.length === 0) throw new TypeError("requestState needs at least one key");
+      this.givenKeys = options.keys.map((k) => (typeof k === "string" ? Buffer.from(k, "utf8") : Buffer.from(k)));
+      for (const key of this.givenKeys)
+        if (key.length < 16) throw new TypeError("a requestState key must have at least 16 bytes");
+    }
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.maxBytes = options.maxBytes ?? 256 * 1024;
     this.maxRounds = options.maxRounds ?? 16;
+  }
+
+  /** The keys; the default one is made when first needed, so a server that never signs loads no crypto. */
+  private get keys(): readonly Buffer[] {
+    return (this.givenKeys ??= [nodeCrypto().randomBytes(32)]);
   }
 
   /** Signs a payload: `v1.<base64url JSON>.<base64url HMAC>`. */
@@ -83,7 +89,7 @@ export class RequestStateCodec {
     const given = Buffer.from(signature, "base64url");
     const valid = this.keys.some((key) => {
       const expected = Buffer.from(mac(key, body), "base64url");
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
     });
     if (!valid) return { ok: false, reason: "requestState failed verification (tampered, or signed with another key)" };
     let payload: StatePayload;
@@ -102,7 +108,7 @@ export class RequestStateCodec {
 }
 
 function mac(key: Buffer, body: string): string {
-  return createHmac("sha256", key).update(body).digest("base64url");
+  return nodeCrypto().createHmac("sha256", key).update(body).digest("base64url");
 }
 
 /**
@@ -112,7 +118,7 @@ function mac(key: Buffer, body: string): string {
  * parameters in another order still matches.
  */
 export function requestDigest(params: unknown): string {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   if (params !== null && typeof params === "object" && !Array.isArray(params)) {
     const rest = { ...(params as Record<string, unknown>) };
     delete rest["_meta"];

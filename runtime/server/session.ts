@@ -10,7 +10,7 @@
 // negotiated revision then serves every request; without it, each request is
 // served on its own at the revision its `_meta` names (era.ts). A request's
 // scope (context.ts) carries which.
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 import { InflightMap } from "../inflight-map.js";
 import { isObject, run, type Check } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
@@ -978,7 +978,7 @@ export class Session {
 
   /** @internal An unguessable id, the owner of its 2025-11-25 tasks. */
   get sessionId(): string {
-    return (this.id ??= randomBytes(16).toString("base64url"));
+    return (this.id ??= nodeCrypto().randomBytes(16).toString("base64url"));
   }
 
   /** @internal Answers a request that turned into a task with the task's creation result. */

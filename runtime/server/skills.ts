@@ -5,10 +5,12 @@
 // whose last segment must be its frontmatter name (#resource-mapping). A skill
 // that breaks a rule fails here, naming the file and the rule, so that a bad
 // directory stops at registration rather than serving something hosts reject.
-import { createHash } from "node:crypto";
-import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { nodeCrypto } from "../node-crypto.js";
 import { loadYaml, type ParseYaml } from "../optional-yaml.js";
+
+// Loaded when a skill is first read: a server without skills never needs it (start-up time).
+const fs = () => import("node:fs/promises");
 
 /** A file of a skill as the entries list it and resources/read serves it. */
 export interface SkillFile {
@@ -83,7 +85,7 @@ async function loadSkill(
   parseYaml: ParseYaml,
 ): Promise<LoadedSkill> {
   const skillMd = join(root, ...skillPath.split("/"), "SKILL.md");
-  const frontmatter = parseFrontmatter(skillMd, await readFile(skillMd, "utf8"), parseYaml);
+  const frontmatter = parseFrontmatter(skillMd, await (await fs()).readFile(skillMd, "utf8"), parseYaml);
   const name = frontmatter["name"];
   const segments = skillPath.split("/");
   if (typeof name !== "string" || !NAME.test(name))
@@ -109,13 +111,13 @@ async function loadSkill(
   let total = 0;
   for (const path of paths) {
     const full = join(root, ...path.split("/"));
-    const bytes = await readFile(full);
+    const bytes = await (await fs()).readFile(full);
     total += bytes.length;
     files.push({
       uri: uriOf(path),
       path: full,
       bytes,
-      digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+      digest: `sha256:${nodeCrypto().createHash("sha256").update(bytes).digest("hex")}`,
       size: bytes.length,
       mimeType: mimeTypeOf(path),
     });
@@ -161,6 +163,7 @@ function parseFrontmatter(file: string, text: string, parseYaml: ParseYaml): Rec
 async function listFiles(root: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
+    const { lstat, readdir } = await fs();
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);

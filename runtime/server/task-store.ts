@@ -2,7 +2,7 @@
 // io.modelcontextprotocol/tasks extension): the state a client can observe,
 // kept apart from the running work so that a store shared between processes
 // can hold it. The in-memory default is bounded and expires tasks by TTL.
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -60,7 +60,7 @@ export interface MemoryTaskStoreOptions {
 
 /** A task id: 128 random bits, URL- and header-safe (tasks#security-considerations: not guessable). */
 export function newTaskId(): string {
-  return randomBytes(16).toString("base64url");
+  return nodeCrypto().randomBytes(16).toString("base64url");
 }
 
 export class MemoryTaskStore implements TaskStore {

@@ -9,7 +9,7 @@
 // - initialize opens a handshake session (Mcp-Session-Id), whose POST, GET (the
 //   standalone SSE stream, or a resumption with Last-Event-ID) and DELETE
 //   follow 2025-03-26..2025-11-25.
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
@@ -363,7 +363,7 @@ export class StreamableHttpTransport {
 
   private newSessionId(): string {
     // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
-    return this.sessionIdPrefix + randomBytes(16).toString("hex");
+    return this.sessionIdPrefix + nodeCrypto().randomBytes(16).toString("hex");
   }
 
   /** Marks activity, keeping the sessions map in order of last activity. */
