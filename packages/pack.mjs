@@ -7,13 +7,15 @@
 // files it ships and runs `npm pack` there, so the checkout keeps one dist/
 // and one development manifest. It refuses a manifest whose version or
 // dependency versions differ from the root package.json's (the versions the
-// tests ran with), so the two cannot drift.
+// tests ran with), so the two cannot drift. The runtime's JavaScript is
+// bundled (packages/bundle.mjs); its .d.ts files are tsc's, at the same paths.
 //
 //   node packages/pack.mjs <out-dir>     prints the two tarballs' paths, one per line
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleRuntime } from "./bundle.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.argv[2];
@@ -26,10 +28,12 @@ const rootManifest = manifest("package.json");
 const packages = [
   {
     dir: "packages/runtime",
+    // Declarations as tsc wrote them; the JavaScript is the bundle written beside them.
     files: [
-      ["dist/generated", "dist/generated", () => true],
-      ["dist/runtime", "dist/runtime", () => true],
+      ["dist/generated", "dist/generated", (file) => file.endsWith(".d.ts")],
+      ["dist/runtime", "dist/runtime", (file) => file.endsWith(".d.ts")],
     ],
+    bundle: true,
   },
   {
     dir: "packages/generator",
@@ -51,7 +55,7 @@ for (const required of ["dist/generated/index.js", "dist/runtime/client/index.js
 const stage = resolve(out, "stage");
 rmSync(stage, { recursive: true, force: true });
 const tarballs = [];
-for (const { dir, files } of packages) {
+for (const { dir, files, bundle } of packages) {
   const pkg = manifest(join(dir, "package.json"));
   checkVersions(dir, pkg);
   const into = join(stage, pkg.name);
@@ -66,6 +70,7 @@ for (const { dir, files } of packages) {
       filter: (path) => !existsSync(path) || isDirectory(path) || keep(path),
     });
   }
+  if (bundle) await bundleRuntime(pkg, into);
   const [packed] = JSON.parse(
     execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", resolve(out)], {
       cwd: into,

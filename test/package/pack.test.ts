@@ -70,12 +70,25 @@ function compile(files: Record<string, string>, tsconfig = "tsconfig.json"): { s
 }
 
 describe("the tarballs", () => {
-  test("the runtime ships compiled revisions and extensions, the runtime, server, transports and client; no CLI, spec cache or TypeScript sources", () => {
+  test("the runtime ships compiled revisions and extensions, the runtime, server, transports and client, bundled; no CLI, spec cache or TypeScript sources", () => {
     const files = shipped.runtime;
     for (const rev of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
-      for (const file of ["index.js", "index.d.ts", "methods.js", "types.d.ts", "revision.js"])
+      for (const file of ["index.js", "index.d.ts", "methods.d.ts", "types.d.ts", "revision.d.ts"])
         expect(files).toContain(`package/dist/generated/${rev}/${file}`);
     }
+    // Bundled (packages/bundle.mjs): JavaScript only at the exports' paths, the rest in shared chunks.
+    const javascript = files.filter((f) => f.endsWith(".js"));
+    expect(javascript.filter((f) => f.startsWith("package/dist/chunks/")).length).toBeGreaterThan(0);
+    expect(
+      javascript.filter(
+        (f) =>
+          !f.startsWith("package/dist/chunks/") &&
+          !/^package\/dist\/generated\/(.+\/)?index\.js$/.test(f) &&
+          !/^package\/dist\/runtime\/(index|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http))\.js$/.test(
+            f,
+          ),
+      ),
+    ).toEqual([]);
     for (const file of [
       "package/dist/runtime/index.js",
       "package/dist/runtime/server/index.js",

@@ -1,0 +1,95 @@
+// The runtime package's JavaScript, bundled: one file per export (at the path
+// the export names, so the manifest's exports and the .d.ts files tsc wrote
+// beside them stay as they are) and shared chunks under dist/chunks/. Why: a
+// stdio server that imports mcpgen/server and mcpgen/stdio otherwise loads
+// ~60 modules, and on Node 20 the ES module loader's per-file work (resolve,
+// read, compile, link) was about a third of its cold start (bench/stdio's
+// "cold start" column). Revisions, shims and extensions stay separate chunks
+// loaded by import() when a session first needs them, as in dist/.
+//
+// Dependencies and peers (ajv, jose, redis, yaml) and Node's built-ins stay
+// imports: the package's manifest declares them, and a project dedupes them.
+import { readdirSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { rolldown } from "rolldown";
+
+const root = resolve(fileURLToPath(import.meta.url), "..", "..");
+
+/**
+ * Every module a user can import from the runtime package, as a path under the
+ * checkout without ".js" ("dist/runtime/server/index"): the manifest's export
+ * targets, and for its "./*" pattern every index.js below dist/generated.
+ */
+export function runtimeEntries(manifest) {
+  const entries = new Set();
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    const file = typeof target === "string" ? target : target.default;
+    if (!file.endsWith(".js")) continue; // ./package.json
+    if (!subpath.includes("*")) {
+      entries.add(file.replace(/^\.\//, "").replace(/\.js$/, ""));
+      continue;
+    }
+    const [before, after] = file.replace(/^\.\//, "").split("*");
+    for (const found of walk(join(root, before)))
+      if (found.endsWith(after)) entries.add(relative(root, found).replace(/\.js$/, ""));
+  }
+  return [...entries].sort();
+}
+
+/** Writes the bundled JavaScript of the runtime package into `into` (its package root). */
+export async function bundleRuntime(manifest, into) {
+  const external = [
+    /^node:/,
+    ...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).map(
+      (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(/|$)`),
+    ),
+  ];
+  const input = Object.fromEntries(runtimeEntries(manifest).map((entry) => [entry, join(root, `${entry}.js`)]));
+  const bundle = await rolldown({
+    input,
+    platform: "node",
+    external,
+    // The generated modules import the runtime as "mcpgen/runtime" (the package's self-reference).
+    resolve: { alias: { "mcpgen/runtime": join(root, "dist", "runtime", "index.js") } },
+    // Exports of an entry are its public API: keep every one, even when no other
+    // entry uses it (an entry file may export more; its .d.ts says what is public).
+    preserveEntrySignatures: "allow-extension",
+    logLevel: "warn",
+  });
+  await bundle.write({
+    dir: into,
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "dist/chunks/[name]-[hash].js",
+    // Few chunks, each what one kind of session needs together: every module a
+    // chunk holds costs the loader a file otherwise.
+    codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: chunkOf, debugName: "mcpgen" }] },
+  });
+  await bundle.close();
+}
+
+/**
+ * The chunk a module goes into: the runtime's top level (shared by server and
+ * client), the server with its transports, the client, and each generated
+ * revision, extension and shim pair on its own (loaded when a session needs it).
+ */
+function chunkOf(id) {
+  const path = relative(root, id).split("\\").join("/");
+  let m;
+  if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
+  if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
+  if (path.startsWith("dist/generated/")) return "generated";
+  if ((m = /^dist\/runtime\/(server|transports|client|auth|redis)\//.exec(path)))
+    return m[1] === "transports" ? "server" : m[1];
+  if (path.startsWith("dist/runtime/")) return "runtime";
+  return null;
+}
+
+function* walk(dir) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
