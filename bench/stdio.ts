@@ -3,11 +3,14 @@
 // each; the floor answers anything) and runs as a child process; the driver
 // calls echo:
 //   floor                 a bare Node process that parses each line and echoes (bench/servers/floor.ts)
-//   mcpgen                McpServer + serveStdio (bench/servers/mcpgen-echo.ts), legacy era:
-//                         initialize (2025-11-25) and notifications/initialized first
+//   mcpgen                McpServer + serveStdio (bench/servers/mcpgen-echo.ts) on the runtime
+//                         package as a user installs it (packed by packages/pack.mjs: bundled),
+//                         legacy era: initialize (2025-11-25) and notifications/initialized first
 //   mcpgen (per-request)  the same process in the per-request era (2026-07-28): no initialize;
 //                         every tools/call's params carry _meta with the protocol version,
 //                         client capabilities and client info
+//   mcpgen (dist/)        the same server on the checkout's dist/ (tsc's output, one file per
+//                         module, unbundled), legacy era: what the bundle saves
 //   SDK                   @modelcontextprotocol/sdk McpServer + StdioServerTransport (bench/servers/sdk-echo.ts)
 // Every answer is checked (the echoed text; on the per-request row also
 // resultType "complete"). Figures: tools/call requests per second, one at a
@@ -17,12 +20,16 @@
 // so its cold start is a fair base for both. Every round runs every server, in
 // rotating order; the table shows medians over rounds, and ratios to the floor
 // measured in the same run (driven with the legacy bodies).
+// Every server runs without NODE_EXTRA_CA_CERTS, which this machine kind sets:
+// Node reads those certificates at start (about 80 ms here), a constant that
+// would hide the differences the cold start column is for.
 //
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floor always runs)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { installedProject } from "./installed.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -39,13 +46,20 @@ const profileArg = process.argv.indexOf("--cpu-prof");
 const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
 
 const servers = join(import.meta.dirname, "servers");
+const installed = installedProject(join(import.meta.dirname, "..", ".."), [
+  join(servers, "mcpgen-echo.js"),
+  join(servers, "echo-mcpgen.js"),
+]);
+process.on("exit", installed.remove);
 type Mode = "legacy" | "per-request";
 const allTargets: { name: string; script: string; mode: Mode }[] = [
   { name: "floor (bare Node)", script: join(servers, "floor.js"), mode: "legacy" },
-  { name: "mcpgen", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
-  { name: "mcpgen (per-request)", script: join(servers, "mcpgen-echo.js"), mode: "per-request" },
+  { name: "mcpgen", script: join(installed.dir, "mcpgen-echo.js"), mode: "legacy" },
+  { name: "mcpgen (per-request)", script: join(installed.dir, "mcpgen-echo.js"), mode: "per-request" },
+  { name: "mcpgen (dist/)", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
   { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
+const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
 const FLOOR = "floor (bare Node)";
 const targets = allTargets.filter(
   (t) => only === undefined || t.name === FLOOR || only.some((word) => t.name.includes(word)),
@@ -77,7 +91,10 @@ function start(script: string, mode: Mode): Server {
   const perRequest = mode === "per-request";
   const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, script], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: childEnv,
+  });
   const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   let buffered = "";
