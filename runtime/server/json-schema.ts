@@ -2,8 +2,11 @@
 // arguments are typed from the schema it declares) and their validation with
 // ajv. JSON Schema 2020-12 is the default dialect and draft-07 is supported
 // when `$schema` names it (basic#json-schema-usage); other dialects are refused
-// at registration. ajv is imported on first use: it costs ~50 ms to load, which
-// a server should not pay before answering initialize.
+// at registration. ajv is loaded on first use: it costs ~50 ms to load, which
+// a server should not pay before answering initialize, and a schema that
+// simple-schema.ts can judge needs it only for the report of an invalid value.
+import { createRequire } from "node:module";
+import { simpleSchemaVerdict } from "./simple-schema.js";
 
 /** A JSON Schema, as far as the types below read it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -144,30 +147,21 @@ interface AjvError {
   params?: Record<string, unknown>;
 }
 
-let instances: Promise<Record<"2020-12" | "draft-07", AjvInstance>> | undefined;
+type AjvInstances = Record<"2020-12" | "draft-07", AjvInstance>;
 
-function loadAjv(): Promise<Record<"2020-12" | "draft-07", AjvInstance>> {
-  instances ??= Promise.all([import("ajv/dist/2020.js"), import("ajv")]).then(([a2020, a07]) => {
-    // Formats are annotations, as in JSON Schema 2020-12 by default and as the
-    // generated validators treat them; logger: false keeps stdout/stderr clean.
-    // addUsedSchema: false keeps each tool's schema to itself ($id and $anchor never collide across tools).
-    const options = {
-      allErrors: true,
-      strict: false,
-      validateFormats: false,
-      logger: false as const,
-      addUsedSchema: false,
-    };
-    const Ajv2020 = a2020.Ajv2020;
-    const Ajv07 = a07.Ajv;
-    return { "2020-12": new Ajv2020(options), "draft-07": new Ajv07(options) };
-  });
-  return instances;
-}
+let instances: AjvInstances | undefined;
 
-/** Starts loading ajv without waiting for it (after the handshake, so that the first tools/call is fast). */
-export function warmUpSchemas(): void {
-  void loadAjv().catch(() => undefined);
+/** ajv, one instance per dialect; loaded synchronously (it is CommonJS) the first time a check needs it. */
+function ajv(): AjvInstances {
+  if (instances !== undefined) return instances;
+  const require = createRequire(import.meta.url);
+  const { Ajv2020 } = require("ajv/dist/2020.js") as { Ajv2020: new (options: object) => AjvInstance };
+  const { Ajv } = require("ajv") as { Ajv: new (options: object) => AjvInstance };
+  // Formats are annotations, as in JSON Schema 2020-12 by default and as the
+  // generated validators treat them; logger: false keeps stdout/stderr clean.
+  // addUsedSchema: false keeps each tool's schema to itself ($id and $anchor never collide across tools).
+  const options = { allErrors: true, strict: false, validateFormats: false, logger: false, addUsedSchema: false };
+  return (instances = { "2020-12": new Ajv2020(options), "draft-07": new Ajv(options) });
 }
 
 /** A problem a compiled schema finds in a value: where (JSON pointer), which keyword, and what. */
@@ -186,9 +180,14 @@ export async function compileSchemaProblems(
 ): Promise<(value: unknown) => readonly SchemaProblem[] | undefined> {
   const dialect = dialectOf(schema);
   if (typeof dialect !== "string") throw new TypeError(`unsupported JSON Schema dialect ${dialect.unsupported}`);
-  const ajv = (await loadAjv())[dialect];
-  const validate = ajv.compile(schema as object);
-  return (value) => (validate(value) ? undefined : (validate.errors ?? []).map(problemOf));
+  const byAjv = (validate: ReturnType<AjvInstance["compile"]>) => (value: unknown) =>
+    validate(value) ? undefined : (validate.errors ?? []).map(problemOf);
+  const verdict = simpleSchemaVerdict(schema);
+  if (verdict === undefined) return byAjv(ajv()[dialect].compile(schema as object));
+  // ajv judges what the simple verdict refuses, and reports why (its verdict is final).
+  let reported: ((value: unknown) => readonly SchemaProblem[] | undefined) | undefined;
+  return (value) =>
+    verdict(value) ? undefined : (reported ??= byAjv(ajv()[dialect].compile(schema as object)))(value);
 }
 
 /**

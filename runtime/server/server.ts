@@ -32,7 +32,6 @@ import {
   compileSchema,
   dialectOf,
   schemaProblem,
-  warmUpSchemas,
   type FromSchema,
   type ObjectSchema,
   type SchemaCheck,
@@ -753,7 +752,7 @@ export class McpServer implements SessionHost {
     this.warmUp();
   }
 
-  /** Loads ajv and compiles the tool schemas off the request path. */
+  /** Compiles the tool schemas off the request path (loading ajv if one needs it). */
   private warmedUp = false;
   private warmUp(): void {
     if (this.warmedUp) return;
@@ -761,7 +760,6 @@ export class McpServer implements SessionHost {
     // Loading ajv and compiling the schemas after the handshake keeps both off
     // the cold start and off the first tools/call.
     if (this.tools.size === 0) return;
-    warmUpSchemas();
     const timer = setTimeout(() => {
       for (const [name, tool] of this.tools)
         void this.schemaCheck(tool, "input").catch((error) =>
