@@ -17,11 +17,18 @@ export interface InstalledProject {
 /** Packs the runtime and makes a project of it holding copies of `scripts` (each with its name kept). */
 export function installedProject(root: string, scripts: readonly string[]): InstalledProject {
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-installed-"));
-  const printed = execFileSync(process.execPath, [join(root, "packages", "pack.mjs"), join(dir, "packs")], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  let printed: string;
+  try {
+    // npm's own warnings (this machine's config) stay off the benchmark's stderr unless packing fails.
+    printed = execFileSync(process.execPath, [join(root, "packages", "pack.mjs"), join(dir, "packs")], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`packages/pack.mjs failed: ${failure.message}\n${failure.stdout ?? ""}${failure.stderr ?? ""}`);
+  }
   const tarball = printed.trim().split("\n")[0]!;
   if (!tarball.endsWith(".tgz")) throw new Error(`packages/pack.mjs printed ${printed}`);
   mkdirSync(join(dir, "node_modules"));

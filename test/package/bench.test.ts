@@ -51,7 +51,8 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
       `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
-  for (const name of ["floor (bare Node)", "mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(row(name));
+  for (const name of ["floor (bare Node)", "mcpgen", "mcpgen (per-request)", "mcpgen (dist/)", "SDK"])
+    expect(stdout).toMatch(row(name));
 }, 180_000);
 
 test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
