@@ -207,7 +207,10 @@ class Planner {
       const upgrade = compareRevisions(this.plan.from, this.plan.to) < 0;
       if (!upgrade || !this.indexSignatureInTarget(location))
         return generic("dropped: the target does not have the field");
-      (this.plan as { kept?: string[] }).kept = [...(this.plan.kept ?? []), e.subject].sort();
+      // Named as the converter looks fields up: by the declaring owner ("RequestParams._meta.progressToken"),
+      // which is not always the diff's path ("ListRootsRequest.params._meta.progressToken").
+      const key = fieldAt(this.si, location)?.key ?? e.subject;
+      (this.plan as { kept?: string[] }).kept = [...(this.plan.kept ?? []), key].sort();
       return generic("kept: the target's index signature takes it");
     }
     if (e.change === "added") {

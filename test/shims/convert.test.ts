@@ -207,6 +207,16 @@ describe("what the overlay says", () => {
     expect((down.message as { result: unknown }).result).toEqual({ tools: [tool] });
   });
 
+  test("a roots/list request keeps _meta.progressToken on the way up to 2026-07-28, where _meta is open", () => {
+    // 2025-11-25's ListRootsRequest declares params._meta.progressToken (owned by RequestParams._meta);
+    // 2026-07-28 no longer declares it there, but its _meta takes any key: the plan keeps it.
+    // In 2026-07-28 roots/list travels inside InputRequiredResult: its params convert on their own.
+    const params = { _meta: { progressToken: "p" } };
+    const up = loaded.shims.convertParams("roots/list", params, { from: "2025-11-25", to: "2026-07-28" });
+    expect(up.message).toEqual(params);
+    expect(up.changes.filter((c) => c.change === "dropped")).toEqual([]);
+  });
+
   test("requests upgraded to 2026-07-28 state the protocol version and capabilities in _meta", () => {
     const result = convert(
       { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", _meta: { progressToken: "p" } } },
