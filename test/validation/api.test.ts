@@ -2,7 +2,7 @@
 // pointers and keywords, classify() reasons, per-method params and results,
 // whole messages, guards, and hostile input. Plus the runtime helpers.
 import { beforeAll, describe, expect, test, vi } from "vitest";
-import { codePointLength, isBase64, pointer } from "../../runtime/validation.js";
+import { codePointLength, isBase64, pointer, roundTrips } from "../../runtime/validation.js";
 import type { Classification, MessageVerdict } from "../../runtime/messages.js";
 import type { ValidationResult } from "../../runtime/validation.js";
 import { importGenerated } from "../helpers.js";
@@ -29,6 +29,12 @@ const error = (path: string, keyword: string, message: string) => ({
   errors: [{ path, keyword, message }],
 });
 
+/** isBase64 (under Node: the native decoder) and its portable path (atob round trip, then the scan) both give `expected`. */
+function bothAgree(text: string, label: string, expected: boolean): void {
+  expect(isBase64(text), label).toBe(expected);
+  expect(roundTrips(text), `${label} (round trip)`).toBe(expected);
+}
+
 describe("runtime helpers", () => {
   test.each([
     ["", true],
@@ -54,7 +60,8 @@ describe("runtime helpers", () => {
   test("isBase64 agrees with ajv-formats' byte format on 20,000 random strings", () => {
     const byte = byteFormat; // ajv-formats' own check, on single-line strings (see oracle.ts)
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const noise = ["=", " ", "\n", "-", "_", "é", "\u0000"];
+    // Also characters above U+00FF whose low byte is a base64 character ("ń" is 0x144, "Ł" 0x141, "ū" 0x16b).
+    const noise = ["=", " ", "\n", "-", "_", "é", "\u0000", "ń", "Ł", "ū", "\uff24", "\u00c4", "\u0100"];
     let seed = 7;
     const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let i = 0; i < 20_000; i++) {
@@ -63,8 +70,34 @@ describe("runtime helpers", () => {
       for (let j = 0; j < length; j++)
         text += random(10) === 0 ? noise[random(noise.length)] : alphabet[random(alphabet.length)];
       if (random(3) === 0) text += "=".repeat(random(3));
-      expect(isBase64(text), JSON.stringify(text)).toBe(byte(text));
+      bothAgree(text, JSON.stringify(text), byte(text));
     }
+  });
+
+  test("isBase64 agrees with ajv-formats' byte format for every character at every place of a quantum, and on blobs decoded in pieces", () => {
+    const byte = byteFormat;
+    for (let code = 0; code < 0x180; code++) {
+      const c = String.fromCharCode(code);
+      for (const text of [
+        `${c}QUJD`,
+        `QU${c}DRA==`.slice(0, 8),
+        `QUJD${c}Q==`.slice(0, 8),
+        `QUJDRE${c}=`,
+        `QUJDREV${c}`,
+      ])
+        bothAgree(text, JSON.stringify(text), byte(text));
+    }
+    // Past the 65,536 characters decoded at a time: a fault in any piece, padding inside, at the seams.
+    const long = "QUJD".repeat(40_000); // 160,000 characters: three pieces
+    expect(isBase64(long)).toBe(true);
+    expect(isBase64(`${long.slice(0, -2)}==`)).toBe(true);
+    for (const at of [0, 65_535, 65_536, 65_537, 131_071, 131_072, 159_999]) {
+      for (const c of ["!", "=", "-", "ń", " "]) {
+        const text = long.slice(0, at) + c + long.slice(at + 1);
+        bothAgree(text, `${JSON.stringify(c)} at ${at}`, byte(text));
+      }
+    }
+    expect(isBase64(`${long.slice(0, 65_534)}==${long.slice(65_536)}`)).toBe(false); // padding ends a piece, not the blob
   });
 
   test("a blob is decoded once per message: a bad one is still reported where it is, and the next message's blob is judged anew", async () => {
@@ -78,12 +111,12 @@ describe("runtime helpers", () => {
       errors: [{ path: "/data", keyword: "format", message: 'must be base64 (format "byte")' }],
     });
     // The failing message is checked again for its report; its blob is decoded once.
-    const atob = vi.spyOn(globalThis, "atob");
+    const decode = vi.spyOn(Buffer, "byteLength"); // decodesExactly's first step, once per blob
     try {
       expect(validateMessage(message(bad), "tools/call").result.valid).toBe(false);
-      expect(atob).toHaveBeenCalledTimes(1);
+      expect(decode).toHaveBeenCalledTimes(1);
     } finally {
-      atob.mockRestore();
+      decode.mockRestore();
     }
     expect(validateMessage(message(good), "tools/call").result).toEqual({ valid: true });
     expect(validateMessage(message(bad), "tools/call").result.valid).toBe(false);
