@@ -309,9 +309,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       // Built without a spread: object spread is a slow clone, and this is the path of every error response.
       const type = tables.envelope.errorResponse;
       const result = run(tables.checks[type]!, message);
-      return requestMethod
-        ? { classification, method: requestMethod, type, result }
-        : { classification, type, result };
+      return requestMethod ? { classification, method: requestMethod, type, result } : { classification, type, result };
     }
   }
 }
