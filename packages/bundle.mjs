@@ -13,6 +13,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
+import { jsonLiteralsPlugin } from "./json-literals.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 
@@ -56,6 +57,8 @@ export async function bundleRuntime(manifest, into) {
     // entry uses it (an entry file may export more; its .d.ts says what is public).
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
+    // The generated modules' large data literals (the shims' shapes above all) load as JSON.parse of a string.
+    plugins: [jsonLiteralsPlugin((id) => relative(root, id).split("\\").join("/").startsWith("dist/generated/"))],
   });
   await bundle.write({
     dir: into,
@@ -71,7 +74,9 @@ export async function bundleRuntime(manifest, into) {
 
 /**
  * The chunk a module goes into: the runtime's top level (shared by server and
- * client), the server with its transports, the client, and each generated
+ * client), the server with the stdio transport, the Streamable HTTP transport
+ * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
+ * runs, ~50 kB and node:http's own load), the client, and each generated
  * revision, extension and shim pair on its own (loaded when a session needs it).
  */
 function chunkOf(id) {
@@ -80,6 +85,7 @@ function chunkOf(id) {
   if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";
+  if (/^dist\/runtime\/transports\/(http|http-guard|sse|auth)\.js$/.test(path)) return "http";
   if ((m = /^dist\/runtime\/(server|transports|client|auth|redis)\//.exec(path)))
     return m[1] === "transports" ? "server" : m[1];
   if (path.startsWith("dist/runtime/")) return "runtime";

@@ -4,7 +4,7 @@
 // type-check a file importing two revisions, and run the compiled file on
 // this Node.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
@@ -228,6 +228,41 @@ export const b: ParamsOf<"elicitation/create"> = {};
     expect(output).toMatch(
       /src\/wrong\.ts\(4,26\): error TS2344: Type '"elicitation\/create"' does not satisfy the constraint/,
     );
+  });
+
+  test("the bundle's data is dist's: every revision's shim shapes, steps and method table, with the shapes loaded by JSON.parse", async () => {
+    // packages/json-literals.mjs rewrites the generated modules' large data literals; the values must not change.
+    const script = `import { loadShimShapes, loadShimStep, revisions } from "mcpgen";
+const out = { revisions, shapes: {}, steps: {}, methods: {} };
+for (const { name } of revisions) {
+  const s = await loadShimShapes[name]();
+  out.shapes[name] = { types: s.types, params: s.params, results: s.results, methods: s.methods };
+  out.methods[name] = (await import("mcpgen/" + name)).methods;
+}
+for (const [pair, load] of Object.entries(loadShimStep)) out.steps[pair] = await load();
+process.stdout.write(JSON.stringify(out));
+`;
+    writeFileSync(join(consumer, "data.mjs"), script);
+    const run = spawnSync(process.execPath, [join(consumer, "data.mjs")], { cwd: consumer, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    const index = await import("../../dist/generated/index.js");
+    const expected = {
+      revisions: index.revisions,
+      shapes: {} as Record<string, unknown>,
+      steps: {} as Record<string, unknown>,
+      methods: {} as Record<string, unknown>,
+    };
+    for (const { name } of index.revisions) {
+      const s = await index.loadShimShapes[name]();
+      expected.shapes[name] = { types: s.types, params: s.params, results: s.results, methods: s.methods };
+      expected.methods[name] = (await import(`../../dist/generated/${name}/index.js`)).methods;
+    }
+    for (const [pair, load] of Object.entries(index.loadShimStep)) expected.steps[pair] = await load();
+    // As JSON text: key order counts too.
+    expect(run.stdout).toBe(JSON.stringify(expected));
+    const chunks = join(consumer, "node_modules", "mcpgen", "dist", "chunks");
+    const shapesChunk = readdirSync(chunks).find((f) => /^shims-2025-11-25-[^-]/.test(f))!;
+    expect(readFileSync(join(chunks, shapesChunk), "utf8")).toMatch(/const types = JSON\.parse\("/);
   });
 
   test("a server built on mcpgen/server and mcpgen/stdio type-checks and answers initialize at two revisions", () => {

@@ -219,5 +219,7 @@ export async function resolve(specifier, context, next) {
       `file://${join(project, "node_modules", "mcpgen", "dist", "runtime", "server", "index.js")}`,
     );
     expect(loaded.filter((url) => /mcpgen-generator|ts-morph|prettier|typescript|commander/.test(url))).toEqual([]);
+    // Nor the Streamable HTTP transport (its own chunk, packages/bundle.mjs): node:http is a few ms of a stdio server's start.
+    expect(loaded.filter((url) => url === "node:http" || url.endsWith("/transports/http.js"))).toEqual([]);
   });
 });
