@@ -38,6 +38,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BenchClient, type Mode } from "./http-client.js";
+import { targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -175,6 +176,22 @@ console.log(
   `\n×floor: legacy rows (2025-11-25, handshake) against "${floors.legacy}"; ` +
     `per-request rows (2026-07-28, _meta and Mcp-* headers) against "${floors["per-request"]}".`,
 );
+
+// Issue #14's targets for mcpgen's three modes.
+const httpTargets: Target[] = summary
+  .filter((s) => s.name.startsWith("mcpgen"))
+  .flatMap((s) => [
+    { what: `${s.name}: req/s ÷ floor`, value: s.rps / floorOf(s.mode).rps, bound: "at least", limit: 0.85, unit: "×" },
+    {
+      what: `${s.name}: peak RSS − floor's`,
+      value: s.rssMb - floorOf(s.mode).rssMb,
+      bound: "at most",
+      limit: 10,
+      unit: " MB",
+      digits: 1,
+    },
+  ]);
+if (httpTargets.length > 0) console.log(`\nTargets (issue #14):\n${targetLines(httpTargets)}`);
 
 if (only === undefined || only.includes("cluster")) {
   console.log("");

@@ -30,6 +30,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
+import { targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -283,3 +284,40 @@ console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
     `spawn to the first tools/call response. ×floor: every row against "${floor.name}".`,
 );
+
+// Issue #14's targets, for the installed package in both eras.
+const judged = summary.filter((s) => s.name === "mcpgen" || s.name === "mcpgen (per-request)");
+const stdioTargets: Target[] = judged.flatMap((s) => [
+  {
+    what: `${s.name}: sequential req/s ÷ floor`,
+    value: s.sequential / floor.sequential,
+    bound: "at least",
+    limit: 0.9,
+    unit: "×",
+  },
+  {
+    what: `${s.name}: ${inFlight}-deep req/s ÷ floor`,
+    value: s.pipelined / floor.pipelined,
+    bound: "at least",
+    limit: 1,
+    unit: "×",
+  },
+  {
+    what: `${s.name}: sequential p99 ÷ floor's`,
+    value: s.seqP99 / floor.seqP99,
+    bound: "at most",
+    limit: 1.5,
+    unit: "×",
+  },
+  {
+    what: `${s.name}: ${inFlight}-deep p99 ÷ floor's`,
+    value: s.pipeP99 / floor.pipeP99,
+    bound: "at most",
+    limit: 1.5,
+    unit: "×",
+  },
+  { what: `${s.name}: cold start ÷ floor`, value: s.cold / floor.cold, bound: "at most", limit: 1.2, unit: "×" },
+]);
+if (stdioTargets.length > 0)
+  console.log(`
+Targets (issue #14):\n${targetLines(stdioTargets)}`);

@@ -25,6 +25,7 @@ import * as rev20260728 from "mcpgen/2026-07-28";
 import * as revDraft from "mcpgen/draft";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus, type RevisionModule } from "./upstream-corpus.js";
+import { targetLines } from "./targets.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const revisions: Record<string, RevisionModule> = {
@@ -166,7 +167,7 @@ function table(
   messages: readonly BenchMessage[],
   rounds: number,
   budgetMs: number,
-): void {
+): Map<string, number> {
   const ns = new Map<string, number[]>(rows.map((r) => [r.name, []]));
   const ratios = new Map<string, number[]>(rows.map((r) => [r.name, []]));
   for (const row of rows) measure(row, messages, 200); // warm-up
@@ -189,6 +190,7 @@ function table(
       `${row.name.padEnd(26)} ${median(ns.get(row.name)!).toFixed(0).padStart(11)} ${median(ratios.get(row.name)!).toFixed(2).padStart(12)}×`,
     );
   }
+  return new Map(rows.map((row) => [row.name, median(ratios.get(row.name)!)]));
 }
 
 /** Median milliseconds to import a module in a fresh Node process. */
@@ -235,20 +237,38 @@ checkAgreement();
 const valid = corpus.filter((m) => m.valid);
 const invalid = corpus.filter((m) => !m.valid);
 const handMadeValid = valid.filter((m) => m.revision === "2025-11-25");
-table(
+const validRatios = table(
   `Valid messages: ${handMadeValid.length} hand-made 2025-11-25 and ${valid.length - handMadeValid.length} upstream examples of 2026-07-28 and draft`,
   [FLOOR, MCPGEN, AJV],
   valid,
   rounds,
   budget,
 );
-table(`Invalid messages (2025-11-25)`, [FLOOR, MCPGEN, SDK, AJV], invalid, rounds, budget);
+const invalidRatios = table(`Invalid messages (2025-11-25)`, [FLOOR, MCPGEN, SDK, AJV], invalid, rounds, budget);
 table(
   `Valid messages, the 2025-11-25 ones alone (the SDK's revision)`,
   [FLOOR, MCPGEN, SDK, AJV],
   handMadeValid,
   rounds,
   budget,
+);
+console.log(
+  `\nTargets (issue #14):\n${targetLines([
+    {
+      what: "valid messages, mcpgen ÷ JSON.parse",
+      value: validRatios.get(MCPGEN.name),
+      bound: "at most",
+      limit: 1.15,
+      unit: "×",
+    },
+    {
+      what: "invalid messages, mcpgen ÷ JSON.parse",
+      value: invalidRatios.get(MCPGEN.name),
+      bound: "at most",
+      limit: 1.1,
+      unit: "×",
+    },
+  ])}`,
 );
 console.log("\nPer message (mcpgen ÷ JSON.parse):");
 for (const m of corpus) {

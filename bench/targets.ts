@@ -1,0 +1,32 @@
+// The targets a benchmark is held to (issue #14), printed under its table with
+// the figure of the same run and a verdict, so that a run says by itself what
+// is met. A figure that is missing (its row was left out with --only) is said
+// to be so, never judged.
+
+export interface Target {
+  /** What is measured, e.g. "mcpgen, sequential req/s ÷ floor". */
+  what: string;
+  /** The figure of this run; undefined when its row did not run. */
+  value: number | undefined;
+  /** "at least" (throughput ratios) or "at most" (costs). */
+  bound: "at least" | "at most";
+  limit: number;
+  /** How a value prints: "×" for ratios, else a unit such as " ms" or " MB". */
+  unit: string;
+  digits?: number;
+}
+
+/** One line per target: the figure, the bound and "met" / "not met". */
+export function targetLines(targets: readonly Target[]): string {
+  const show = (value: number, t: Target) => `${value.toFixed(t.digits ?? 2)}${t.unit}`;
+  const width = Math.max(...targets.map((t) => t.what.length));
+  return targets
+    .map((t) => {
+      const wanted = `${t.bound === "at least" ? "≥" : "≤"} ${show(t.limit, t)}`;
+      if (t.value === undefined || Number.isNaN(t.value))
+        return `  ${t.what.padEnd(width)}  (not run)  target ${wanted}`;
+      const met = t.bound === "at least" ? t.value >= t.limit : t.value <= t.limit;
+      return `  ${t.what.padEnd(width)}  ${show(t.value, t).padStart(9)}  target ${wanted}: ${met ? "met" : "NOT MET"}`;
+    })
+    .join("\n");
+}
