@@ -5,7 +5,8 @@
 // and notifications/initialized first, then requests with the session id if the
 // server gave one):
 //   floor (node:http)          node:http that parses each POST and echoes (bench/servers/http-floor.ts)
-//   mcpgen (sessions)          serveHttp, Mcp-Session-Id sessions (bench/servers/http-mcpgen.ts)
+//   mcpgen (sessions)          serveHttp, Mcp-Session-Id sessions (bench/servers/http-mcpgen.ts), on the
+//                              runtime package as installed (bench/installed.ts), as for every mcpgen row
 //   mcpgen (stateless)         serveHttp({ sessions: false })
 //   SDK (sessions)             @modelcontextprotocol/sdk (v1) StreamableHTTPServerTransport, a transport per session
 //   SDK (stateless)            v1, a server and transport per request, as the SDK documents (bench/servers/http-sdk.ts)
@@ -38,6 +39,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BenchClient, type Mode } from "./http-client.js";
+import { installedProject } from "./installed.js";
 import { targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
@@ -53,15 +55,22 @@ const profileArg = process.argv.indexOf("--cpu-prof");
 const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
 
 const servers = join(import.meta.dirname, "servers");
+// mcpgen's rows run on the runtime package as a user installs it (packed, bundled), as bench/stdio's do.
+const installed = installedProject(join(import.meta.dirname, "..", ".."), [
+  join(servers, "http-mcpgen.js"),
+  join(servers, "echo-mcpgen.js"),
+]);
+process.on("exit", installed.remove);
+const mcpgenHttp = join(installed.dir, "http-mcpgen.js");
 const allTargets: { name: string; script: string; args: string[]; mode: Mode }[] = [
   { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
-  { name: "mcpgen (sessions)", script: join(servers, "http-mcpgen.js"), args: [], mode: "legacy" },
-  { name: "mcpgen (stateless)", script: join(servers, "http-mcpgen.js"), args: ["--stateless"], mode: "legacy" },
+  { name: "mcpgen (sessions)", script: mcpgenHttp, args: [], mode: "legacy" },
+  { name: "mcpgen (stateless)", script: mcpgenHttp, args: ["--stateless"], mode: "legacy" },
   { name: "SDK (sessions)", script: join(servers, "http-sdk.js"), args: [], mode: "legacy" },
   { name: "SDK (stateless)", script: join(servers, "http-sdk.js"), args: ["--stateless"], mode: "legacy" },
   { name: "SDK v2 (legacy, stateless)", script: join(servers, "http-sdk-v2.js"), args: [], mode: "legacy" },
   { name: "floor, per-request body", script: join(servers, "http-floor.js"), args: [], mode: "per-request" },
-  { name: "mcpgen (per-request)", script: join(servers, "http-mcpgen.js"), args: [], mode: "per-request" },
+  { name: "mcpgen (per-request)", script: mcpgenHttp, args: [], mode: "per-request" },
   { name: "SDK v2 (per-request)", script: join(servers, "http-sdk-v2.js"), args: [], mode: "per-request" },
 ];
 /** The floor each mode's rows are compared with. */
