@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // Runs the compiled CLI (dist/). In a checkout, `npm run build:generator` builds it.
 import { existsSync } from "node:fs";
+import module from "node:module";
+
+// Node >= 22.1 keeps compiled code between runs (a CLI tool is the use its documentation names):
+// the generator loads typescript and ts-morph, ~10 MB of JavaScript, on every generate and diff.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off; on older Node the function does not exist.
+module.enableCompileCache?.();
 
 const entry = new URL("../dist/generator/cli/main.js", import.meta.url);
 if (!existsSync(entry)) {
