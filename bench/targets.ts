@@ -16,7 +16,7 @@ export interface Target {
   digits?: number;
 }
 
-/** One line per target: the figure, the bound and "met" / "not met". */
+/** One line per target: the figure, the bound and "met" / "NOT MET". */
 export function targetLines(targets: readonly Target[]): string {
   const show = (value: number, t: Target) => `${value.toFixed(t.digits ?? 2)}${t.unit}`;
   const width = Math.max(...targets.map((t) => t.what.length));

@@ -58,7 +58,7 @@ export async function bundleRuntime(manifest, into) {
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
     // The generated modules' large data literals (the shims' shapes above all) load as JSON.parse of a string.
-    plugins: [jsonLiteralsPlugin((id) => relative(root, id).split("\\").join("/").startsWith("dist/generated/"))],
+    plugins: [jsonLiteralsPlugin((id) => checkoutPath(id).startsWith("dist/generated/"))],
   });
   await bundle.write({
     dir: into,
@@ -80,7 +80,7 @@ export async function bundleRuntime(manifest, into) {
  * revision, extension and shim pair on its own (loaded when a session needs it).
  */
 function chunkOf(id) {
-  const path = relative(root, id).split("\\").join("/");
+  const path = checkoutPath(id);
   let m;
   if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
@@ -90,6 +90,11 @@ function chunkOf(id) {
     return m[1] === "transports" ? "server" : m[1];
   if (path.startsWith("dist/runtime/")) return "runtime";
   return null;
+}
+
+/** A module's path under the checkout, with forward slashes ("dist/runtime/index.js"). */
+function checkoutPath(id) {
+  return relative(root, id).split("\\").join("/");
 }
 
 function* walk(dir) {
