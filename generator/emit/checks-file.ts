@@ -10,6 +10,7 @@
 import { byCodeUnit } from "../model/order.js";
 import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
 import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
+import { layoutCheckFunction } from "./check-layout.js";
 import type { GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
 
@@ -27,13 +28,20 @@ interface InlineTest {
 
 type Literal = string | number | boolean;
 
+/** A check function: its doc comment, signature (ending in "{") and body, one statement a line. */
+interface CheckFunction {
+  comment: string;
+  signature: string;
+  body: string[];
+}
+
 /** Property names a plain `object[name]` read would find on Object.prototype. */
 const prototypeNames = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
 
 export class CheckEmitter {
   private readonly index: DeclarationIndex;
-  /** Function name → source, in the order created. */
-  private readonly functions = new Map<string, string>();
+  /** Function name → its parts (null while its body is built), in the order created. */
+  private readonly functions = new Map<string, CheckFunction | null>();
   /** Hint (where an anonymous type stands) → its function's name. */
   private readonly anonymous = new Map<string, string>();
   private readonly patterns = new Map<string, string>();
@@ -71,7 +79,12 @@ export class CheckEmitter {
     for (const [pattern, name] of [...this.patterns].sort(([a], [b]) => byCodeUnit(a, b))) {
       this.file.print(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
     }
-    for (const source of this.functions.values()) this.file.print(source);
+    for (const { comment, signature, body } of this.functions.values() as Iterable<CheckFunction>) {
+      const source = [comment, signature, ...body, "}"].join("\n");
+      const laidOut = layoutCheckFunction(comment, signature, body);
+      if (laidOut === undefined) this.file.print(source);
+      else this.file.printFormatted(laidOut, source);
+    }
   }
 
   /**
@@ -105,11 +118,12 @@ export class CheckEmitter {
    */
   private declare(name: string, comment: string, body: () => string[]): void {
     const failure = this.runtime("Failure");
-    this.functions.set(name, "");
-    this.functions.set(
-      name,
-      `/** ${comment.replace(/\*\//g, "*\\/")} */\nexport function ${name}(v: unknown, f: ${failure} | null): boolean {\n${body().join("\n")}\n}`,
-    );
+    this.functions.set(name, null);
+    this.functions.set(name, {
+      comment: `/** ${comment.replace(/\*\//g, "*\\/")} */`,
+      signature: `export function ${name}(v: unknown, f: ${failure} | null): boolean {`,
+      body: body(),
+    });
   }
 
   private declarationBody(declaration: Declaration): string[] {

@@ -21,14 +21,12 @@
 // - a key is unquoted when it is an identifier name; a string takes single
 //   quotes when it holds more double quotes than single ones.
 
-const printWidth = 100;
-const indentWidth = 2;
+import { indentWidth, printableAscii, printWidth, stringLiteral, Unsupported } from "./prettier-form.js";
+
 /** prettier's isObjectPropertyWithShortKey: a key narrower than tabWidth + 3 never breaks from its value. */
 const shortKeyWidth = indentWidth + 3;
 
 type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
-
-class Unsupported extends Error {}
 
 /**
  * `const <name>: <type> = <value>;` as prettier prints it, or undefined when
@@ -69,15 +67,6 @@ function asData(value: unknown): Data {
     return out;
   }
   throw new Unsupported();
-}
-
-/**
- * Whether a string is written with printable ASCII alone (JSON escapes the
- * control characters): other characters may take other widths (prettier
- * counts East Asian wide characters as two columns).
- */
-function printableAscii(text: string): boolean {
-  return /^[\x20-\x7e]*$/.test(JSON.stringify(text));
 }
 
 /** Whether the value's group breaks whatever the width: prettier's shouldBreak, propagated outwards. */
@@ -142,17 +131,7 @@ function printProperty(key: string, value: Data, indent: number): string {
 }
 
 function atom(value: null | boolean | number | string): string {
-  if (typeof value !== "string") return String(value);
-  const json = JSON.stringify(value);
-  let doubles = 0;
-  let singles = 0;
-  for (const c of value) {
-    if (c === '"') doubles++;
-    else if (c === "'") singles++;
-  }
-  if (doubles <= singles) return json;
-  // prettier's preferred quote is the one the string holds fewer of.
-  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  return typeof value === "string" ? stringLiteral(value) : String(value);
 }
 
 /** A key as prettier prints it with quoteProps "as-needed": bare when it is an (ASCII) identifier name. */

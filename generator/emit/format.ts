@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { format, type Options } from "prettier";
 import type { FilePart } from "./printer.js";
+import { indentWidth, printWidth } from "./prettier-form.js";
 
 /** Formats one generated TypeScript file. */
 export type Formatter = (source: string) => Promise<string>;
@@ -14,8 +15,8 @@ export type Formatter = (source: string) => Promise<string>;
  */
 export const prettierOptions: Options = {
   parser: "babel-ts",
-  printWidth: 100,
-  tabWidth: 2,
+  printWidth,
+  tabWidth: indentWidth,
   useTabs: false,
   semi: true,
   singleQuote: false,

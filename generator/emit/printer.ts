@@ -56,6 +56,11 @@ export class GeneratedFile {
     this.chunks.push({ text: code.trim() });
   }
 
+  /** Appends code printed in prettier's form already (`source`: the code as prettier would be given it). */
+  printFormatted(text: string, source: string): void {
+    this.chunks.push({ text, formatted: true, source: source.trim() });
+  }
+
   /**
    * Appends `<declaration> = <value>;` for a JSON value, after `comment` (a
    * top-level comment as prettier prints it), printed by data-literal.ts as

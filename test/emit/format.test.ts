@@ -1,9 +1,9 @@
 // Formatting takes shortcuts (format.ts: distinct parts formatted once, in
-// batches; data-literal.ts: data tables printed in prettier's form without
-// prettier; the babel-ts parser). Each is only sound while the result is the
-// bytes prettier gives for the whole file with the typescript parser: this
-// checks that for every file a generation of every pinned revision and
-// extension writes.
+// batches; data-literal.ts and check-layout.ts: data tables and check
+// functions printed in prettier's form without prettier; the babel-ts
+// parser). Each is only sound while the result is the bytes prettier gives
+// for the whole file with the typescript parser: this checks that for every
+// file a generation of every pinned revision and extension writes.
 import { format } from "prettier";
 import { describe, expect, it } from "vitest";
 import { extensionFiles } from "../../generator/emit/extension-files.js";
@@ -40,15 +40,25 @@ describe("formatting generated files", () => {
     const files = everyGeneratedFile();
     const formatting = new Formatting();
     const differing: string[] = [];
-    let preformatted = 0;
+    let dataTables = 0;
+    let checkFunctions = 0;
+    let checkFunctionsLeft = 0;
     for (const file of files) {
-      preformatted += file.parts().filter((part) => part.formatted).length;
+      for (const part of file.parts()) {
+        const isCheck = file.path.endsWith("/checks.ts") && /^export function c/m.test(part.text);
+        if (isCheck && part.formatted) checkFunctions++;
+        else if (isCheck) checkFunctionsLeft++;
+        else if (part.formatted) dataTables++;
+      }
       const expected = await format(file.source(), wholeFileOptions);
       if ((await formatting.file(file.parts())) !== expected) differing.push(file.path);
     }
     expect(differing).toEqual([]);
     // The data tables did take the shortcut: three per revision's shapes, two per step.
-    expect(preformatted).toBe(3 * pinnedRevisions.length + 2 * (pinnedRevisions.length - 1));
+    expect(dataTables).toBe(3 * pinnedRevisions.length + 2 * (pinnedRevisions.length - 1));
+    // And every check function of the pinned revisions and extensions (check-layout.ts covers all they hold).
+    expect(checkFunctions).toBeGreaterThan(1000);
+    expect(checkFunctionsLeft).toBe(0);
   }, 120_000);
 
   it("formats on worker threads to the same bytes as in this thread", async () => {

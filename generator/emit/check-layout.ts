@@ -1,0 +1,225 @@
+// Check functions (checks-file.ts) laid out the way prettier prints them, so
+// that formatting skips them (format.ts): they were ~40% of the text prettier
+// was given. The check emitter writes a small, fixed set of statement forms,
+// one a line, and for those prettier's layout comes down to the rules below
+// (prettier 3, the options of format.ts). A function with anything else gets
+// undefined, and the caller leaves it to prettier; a test compares every
+// generated file with prettier's output (test/emit/format.test.ts).
+//
+// The rules:
+// - a statement, a block header or the signature that fits in the width
+//   (what follows it up to the line break included: ";", " {") is one line;
+// - a signature that does not fit takes one parameter a line, with a trailing comma;
+// - `if (T) return R;` that does not fit puts `return R;` on the next line,
+//   indented; if `if (T)` does not fit either, T (a chain of one of && or ||)
+//   takes one operand a line between `if (` and `)`;
+// - `return C(A, B);` that does not fit takes one argument a line, with a trailing comma;
+// - `return T ? A : B;` that does not fit puts `? A` and `: B;` on lines of
+//   their own, indented; a call among them that does not fit takes one argument
+//   a line, aligned two columns in from its `?` or `:`;
+// - inside a switch, `case X:` and `default:` are indented once and their statements twice;
+// - a string takes single quotes when it holds more double quotes than single ones.
+import { indentWidth, printWidth, stringLiteral, Unsupported } from "./prettier-form.js";
+
+/**
+ * The function `/** comment *\/`, `signature` (ending in " {"), `body` (one
+ * statement, block header, `case`, or "}" a line, unindented) and its closing
+ * brace, as prettier prints it; undefined when it holds a construct not covered here.
+ */
+export function layoutCheckFunction(comment: string, signature: string, body: readonly string[]): string | undefined {
+  try {
+    if (comment.includes("\n") || !comment.startsWith("/**") || !comment.endsWith("*/")) throw new Unsupported();
+    return [comment, ...layoutSignature(signature), ...layoutBody(body), "}"].join("\n");
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
+function layoutSignature(signature: string): string[] {
+  const line = normalize(signature);
+  if (line.length <= printWidth) return [line];
+  const open = line.indexOf("(");
+  const close = closingParen(line, open);
+  const rest = line.slice(close + 1);
+  if (!rest.endsWith(" {")) throw new Unsupported();
+  const params = splitTopLevel(line.slice(open + 1, close), ", ");
+  return [line.slice(0, open + 1), ...params.map((param) => fitting(indentWidth, `${param},`)), `)${rest}`];
+}
+
+function layoutBody(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  /** The open blocks, innermost last: a switch's statements sit two levels in. */
+  const blocks: ("block" | "switch")[] = [];
+  let depth = 1;
+  for (const line of lines) {
+    if (line === "}") {
+      const kind = blocks.pop();
+      if (kind === undefined) throw new Unsupported();
+      depth -= kind === "switch" ? 2 : 1;
+      out.push(`${pad(depth * indentWidth)}}`);
+    } else if (line.endsWith(" {")) {
+      out.push(fitting(depth * indentWidth, normalize(line)));
+      const kind = line.startsWith("switch (") ? "switch" : "block";
+      blocks.push(kind);
+      depth += kind === "switch" ? 2 : 1;
+    } else if (/^(case .*|default):$/.test(line)) {
+      if (blocks[blocks.length - 1] !== "switch") throw new Unsupported();
+      out.push(fitting((depth - 1) * indentWidth, normalize(line)));
+    } else out.push(...layoutStatement(normalize(line), depth * indentWidth));
+  }
+  if (blocks.length > 0) throw new Unsupported();
+  return out;
+}
+
+function layoutStatement(statement: string, indent: number): string[] {
+  if (indent + statement.length <= printWidth) return [pad(indent) + statement];
+  if (statement.startsWith("if (")) {
+    const close = closingParen(statement, 3);
+    const consequent = statement.slice(close + 2);
+    if (statement[close + 1] !== " " || !consequent.startsWith("return ")) throw new Unsupported();
+    const head =
+      indent + close + 1 <= printWidth
+        ? [pad(indent) + statement.slice(0, close + 1)]
+        : brokenTest(statement.slice(4, close), indent);
+    return [...head, ...layoutReturn(consequent, indent + indentWidth)];
+  }
+  if (statement.startsWith("return ")) return layoutReturn(statement, indent);
+  throw new Unsupported();
+}
+
+/** `if (` a chain of one operator, an operand a line, `)`. */
+function brokenTest(test: string, indent: number): string[] {
+  const ors = splitTopLevel(test, " || ");
+  const ands = splitTopLevel(test, " && ");
+  if (ors.length > 1 === ands.length > 1) throw new Unsupported(); // none, or && and || mixed
+  const [operands, operator] = ors.length > 1 ? [ors, " ||"] : [ands, " &&"];
+  const inner = indent + indentWidth;
+  return [
+    `${pad(indent)}if (`,
+    ...operands.map((operand, i) => fitting(inner, i < operands.length - 1 ? operand + operator : operand)),
+    `${pad(indent)})`,
+  ];
+}
+
+/** `return R;` at `indent`. */
+function layoutReturn(statement: string, indent: number): string[] {
+  if (indent + statement.length <= printWidth) return [pad(indent) + statement];
+  if (!statement.startsWith("return ") || !statement.endsWith(";")) throw new Unsupported();
+  const argument = statement.slice("return ".length, -1);
+  const [test, ...branches] = splitTopLevel(argument, " ? ");
+  if (branches.length === 0) return brokenCall("return ", argument, ";", indent, indent + indentWidth, indent);
+  if (branches.length > 1) throw new Unsupported();
+  const [consequent, alternate, ...more] = splitTopLevel(branches[0]!, " : ");
+  if (alternate === undefined || more.length > 0) throw new Unsupported();
+  const branch = indent + indentWidth;
+  // A branch's call breaks inside an align(2) under its "? " or ": ", then the usual indent.
+  const call = (prefix: string, expression: string, suffix: string) =>
+    brokenCall(prefix, expression, suffix, branch, branch + 2 + indentWidth, branch + 2);
+  return [fitting(indent, `return ${test}`), ...call("? ", consequent!, ""), ...call(": ", alternate, ";")];
+}
+
+/**
+ * `prefix callee(args) suffix` on a line at `indent` if it fits, else one
+ * argument a line at `argumentIndent` and the closing parenthesis at `closeIndent`.
+ */
+function brokenCall(
+  prefix: string,
+  expression: string,
+  suffix: string,
+  indent: number,
+  argumentIndent: number,
+  closeIndent: number,
+): string[] {
+  const line = prefix + expression + suffix;
+  if (indent + line.length <= printWidth) return [pad(indent) + line];
+  const open = expression.indexOf("(");
+  if (open <= 0 || !/^[\w$.]+$/.test(expression.slice(0, open))) throw new Unsupported();
+  if (closingParen(expression, open) !== expression.length - 1) throw new Unsupported();
+  const args = splitTopLevel(expression.slice(open + 1, -1), ", ");
+  return [
+    pad(indent) + prefix + expression.slice(0, open + 1),
+    // A string cannot break: prettier leaves it long. Anything else that does not fit would break inside.
+    ...args.map((arg) =>
+      arg.startsWith('"') || arg.startsWith("'") ? pad(argumentIndent) + arg + "," : fitting(argumentIndent, `${arg},`),
+    ),
+    `${pad(closeIndent)})${suffix}`,
+  ];
+}
+
+/** The line at `indent`; a line that does not fit would need a rule this file does not have. */
+function fitting(indent: number, line: string): string {
+  if (indent + line.length > printWidth) throw new Unsupported();
+  return pad(indent) + line;
+}
+
+function pad(indent: number): string {
+  return " ".repeat(indent);
+}
+
+/**
+ * The line with each string literal as prettier writes it. Only printable
+ * ASCII outside the emitter's double-quoted (JSON) strings is covered.
+ */
+function normalize(line: string): string {
+  if (!/^[\x20-\x7e]*$/.test(line)) throw new Unsupported();
+  let out = "";
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === "`") throw new Unsupported();
+    if (c !== '"') {
+      out += c;
+      continue;
+    }
+    const end = stringEnd(line, i);
+    out += stringLiteral(JSON.parse(line.slice(i, end + 1)) as string);
+    i = end;
+  }
+  return out;
+}
+
+/** The index of the quote closing the string literal opened at `start`. */
+function stringEnd(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === quote) return i;
+  }
+  throw new Unsupported();
+}
+
+/** The index of the parenthesis closing the one at `open`. */
+function closingParen(text: string, open: number): number {
+  if (text[open] !== "(") throw new Unsupported();
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i);
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  throw new Unsupported();
+}
+
+/** `text` split at each `separator` outside strings, parentheses and brackets. */
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i);
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i = start - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
