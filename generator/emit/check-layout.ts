@@ -19,7 +19,7 @@
 //   a line, aligned two columns in from its `?` or `:`;
 // - inside a switch, `case X:` and `default:` are indented once and their statements twice;
 // - a string takes single quotes when it holds more double quotes than single ones.
-import { indentWidth, printWidth, stringLiteral, Unsupported } from "./prettier-form.js";
+import { indentWidth, normalize, pad, printWidth, stringEnd, Unsupported } from "./prettier-form.js";
 
 /**
  * The function `/** comment *\/`, `signature` (ending in " {"), `body` (one
@@ -151,41 +151,6 @@ function brokenCall(
 function fitting(indent: number, line: string): string {
   if (indent + line.length > printWidth) throw new Unsupported();
   return pad(indent) + line;
-}
-
-function pad(indent: number): string {
-  return " ".repeat(indent);
-}
-
-/**
- * The line with each string literal as prettier writes it. Only printable
- * ASCII outside the emitter's double-quoted (JSON) strings is covered.
- */
-function normalize(line: string): string {
-  if (!/^[\x20-\x7e]*$/.test(line)) throw new Unsupported();
-  let out = "";
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'" || c === "`") throw new Unsupported();
-    if (c !== '"') {
-      out += c;
-      continue;
-    }
-    const end = stringEnd(line, i);
-    out += stringLiteral(JSON.parse(line.slice(i, end + 1)) as string);
-    i = end;
-  }
-  return out;
-}
-
-/** The index of the quote closing the string literal opened at `start`. */
-function stringEnd(text: string, start: number): number {
-  const quote = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === quote) return i;
-  }
-  throw new Unsupported();
 }
 
 /** The index of the parenthesis closing the one at `open`. */

@@ -80,10 +80,9 @@ export class CheckEmitter {
       this.file.print(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
     }
     for (const { comment, signature, body } of this.functions.values() as Iterable<CheckFunction>) {
-      const source = [comment, signature, ...body, "}"].join("\n");
-      const laidOut = layoutCheckFunction(comment, signature, body);
-      if (laidOut === undefined) this.file.print(source);
-      else this.file.printFormatted(laidOut, source);
+      this.file.print([comment, signature, ...body, "}"].join("\n"), () =>
+        layoutCheckFunction(comment, signature, body),
+      );
     }
   }
 

@@ -96,16 +96,33 @@ function flat(value: Data): string {
   return `{ ${entries.map(([key, entry]) => `${printKey(key)}: ${flat(entry)}`).join(", ")} }`;
 }
 
+/** The width of flat(value), or Infinity once it passes `limit`: a large table is not written out to find it does not fit. */
+function flatWidth(value: Data, limit: number): number {
+  if (value === null || typeof value !== "object") return atom(value).length;
+  let width = 2; // the brackets or braces
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && width <= limit; i++)
+      width += (i > 0 ? 2 : 0) + flatWidth(value[i]!, limit - width);
+    return width <= limit ? width : Infinity;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return width;
+  width += 2; // "{ " and " }" have a space each
+  for (let i = 0; i < entries.length && width <= limit; i++) {
+    const [key, entry] = entries[i]!;
+    width += (i > 0 ? 2 : 0) + printKey(key).length + 2 + flatWidth(entry, limit - width);
+  }
+  return width <= limit ? width : Infinity;
+}
+
 /**
  * The value printed at `column` on a line indented by `indent`, followed on
  * its last line by `trailing` columns (the "," or ";" after it).
  */
 function print(value: Data, indent: number, column: number, trailing: number): string {
   if (value === null || typeof value !== "object") return atom(value);
-  if (!mustBreak(value)) {
-    const line = flat(value);
-    if (column + line.length + trailing <= printWidth) return line;
-  }
+  const room = printWidth - column - trailing;
+  if (!mustBreak(value) && flatWidth(value, room) <= room) return flat(value);
   const inner = indent + indentWidth;
   const pad = " ".repeat(inner);
   if (Array.isArray(value)) {

@@ -51,14 +51,15 @@ export class GeneratedFile {
     return alias;
   }
 
-  /** Appends code to the body; chunks are separated by a blank line. */
-  print(code: string): void {
-    this.chunks.push({ text: code.trim() });
-  }
-
-  /** Appends code printed in prettier's form already (`source`: the code as prettier would be given it). */
-  printFormatted(text: string, source: string): void {
-    this.chunks.push({ text, formatted: true, source: source.trim() });
+  /**
+   * Appends code to the body; chunks are separated by a blank line. `layout`
+   * gives the code in prettier's form, so that formatting skips it, or
+   * undefined to leave it to prettier.
+   */
+  print(code: string, layout?: (code: string) => string | undefined): void {
+    const source = code.trim();
+    const text = layout?.(source);
+    this.chunks.push(text === undefined ? { text: source } : { text, formatted: true, source });
   }
 
   /**
