@@ -29,15 +29,16 @@ const shortKeyWidth = indentWidth + 3;
 type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
 
 /**
- * `const <name>: <type> = <value>;` as prettier prints it, or undefined when
- * the value holds something this printer does not cover.
+ * `const <name>: <type> = <value><suffix>;` as prettier prints it (`suffix`:
+ * " as const", say), or undefined when the value holds something this printer
+ * does not cover.
  */
-export function printDataDeclaration(declaration: string, value: unknown): string | undefined {
+export function printDataDeclaration(declaration: string, value: unknown, suffix = ""): string | undefined {
   try {
     const data = asData(value);
     if (data === null || typeof data !== "object") throw new Unsupported();
     const prefix = `${declaration} = `;
-    return `${prefix}${print(data, 0, prefix.length, 1)};`;
+    return `${prefix}${print(data, 0, prefix.length, suffix.length + 1)}${suffix};`;
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;

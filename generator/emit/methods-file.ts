@@ -39,15 +39,15 @@ export function emitMethods(
   const requests = model.methods.filter((m) => m.kind === "request");
   const notifications = model.methods.filter((m) => m.kind === "notification");
 
-  file.print(`
-    /**
-     * The method routing table of ${title}: one entry per
-     * request and notification, keyed by method name.
-     */
-    export const methods = {
-      ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${printEntry(m)},`).join("\n")}
-    } as const satisfies ${file.importType(runtime, "MethodTable")};
-  `);
+  file.printData("export const methods", Object.fromEntries(model.methods.map((m) => [m.name, entryOf(m)])), {
+    comment: [
+      "/**",
+      ` * The method routing table of ${title}: one entry per`,
+      " * request and notification, keyed by method name.",
+      " */",
+    ].join("\n"),
+    suffix: ` as const satisfies ${file.importType(runtime, "MethodTable")}`,
+  });
 
   // Type-level maps: TypeScript types for what the table names as strings.
   const typeOf = (type: TypeNode): string => {
@@ -98,21 +98,19 @@ export function emitMethods(
   `);
 }
 
-function printEntry(method: MethodModel): string {
-  const capability = method.capability
-    ? `{ holder: ${JSON.stringify(method.capability.holder)}, path: ${JSON.stringify(method.capability.path)} }`
-    : "null";
-  return `{
-    kind: ${JSON.stringify(method.kind)},
-    direction: ${JSON.stringify(method.direction)},
-    type: ${JSON.stringify(method.type)},
-    params: ${method.params?.name ? JSON.stringify(method.params.name) : "null"},
-    paramsRequired: ${method.params?.required ?? false},
-    result: ${method.result ? JSON.stringify(method.result.name) : "null"},
-    resultResponse: ${method.result?.response ? JSON.stringify(method.result.response) : "null"},
-    capability: ${capability},
-    inputRequest: ${method.inputRequest},
-  }`;
+/** A method's entry in the table (runtime/index.ts: MethodEntry), its members in the order they are printed. */
+function entryOf(method: MethodModel) {
+  return {
+    kind: method.kind,
+    direction: method.direction,
+    type: method.type,
+    params: method.params?.name ?? null,
+    paramsRequired: method.params?.required ?? false,
+    result: method.result?.name ?? null,
+    resultResponse: method.result?.response ?? null,
+    capability: method.capability ? { holder: method.capability.holder, path: method.capability.path } : null,
+    inputRequest: method.inputRequest,
+  };
 }
 
 function paramsOf(method: MethodModel, ref: (name: string) => string): string {

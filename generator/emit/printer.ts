@@ -63,15 +63,15 @@ export class GeneratedFile {
   }
 
   /**
-   * Appends `<declaration> = <value>;` for a JSON value, after `comment` (a
-   * top-level comment as prettier prints it), printed by data-literal.ts as
-   * prettier would so that formatting can skip it; a value that printer does
-   * not cover is written on one line and left to prettier.
+   * Appends `<declaration> = <value><suffix>;` for a JSON value, after
+   * `comment` (a top-level comment as prettier prints it), printed by
+   * data-literal.ts as prettier would so that formatting can skip it; a value
+   * that printer does not cover is written on one line and left to prettier.
    */
-  printData(declaration: string, value: unknown, comment = ""): void {
+  printData(declaration: string, value: unknown, { comment = "", suffix = "" } = {}): void {
     const lead = comment === "" ? "" : `${comment.trim()}\n`;
-    const source = `${lead}${declaration} = ${JSON.stringify(value)};`;
-    const printed = printDataDeclaration(declaration, value);
+    const source = `${lead}${declaration} = ${JSON.stringify(value)}${suffix};`;
+    const printed = printDataDeclaration(declaration, value, suffix);
     this.chunks.push(printed === undefined ? { text: source } : { text: lead + printed, formatted: true, source });
   }
 

@@ -55,20 +55,19 @@ export function emitStep(file: GeneratedFile, older: RevisionModel, newer: Revis
       .filter((c) => c.direction === direction)
       .map((c) => ` * - ${c.id}: ${c.by === "generic" ? "" : `[${c.by}] `}${c.how}`.replace(/\*\//g, "*\\/"));
   const comment = (lines: string[]) => ["/**", ...lines, " */"].join("\n");
-  file.printData(
-    `export const upgrade: ${plan}`,
-    step.upgrade,
-    comment([
+  file.printData(`export const upgrade: ${plan}`, step.upgrade, {
+    comment: comment([
       ` * ${older.revision} → ${newer.revision}, derived from the diff of the two revisions and`,
       " * generator/overlay/shims.ts. How each diff entry is handled:",
       ...handled("upgrade"),
     ]),
-  );
-  file.printData(
-    `export const downgrade: ${plan}`,
-    step.downgrade,
-    comment([` * ${newer.revision} → ${older.revision}. How each diff entry is handled:`, ...handled("downgrade")]),
-  );
+  });
+  file.printData(`export const downgrade: ${plan}`, step.downgrade, {
+    comment: comment([
+      ` * ${newer.revision} → ${older.revision}. How each diff entry is handled:`,
+      ...handled("downgrade"),
+    ]),
+  });
   const kinds = (
     source: RevisionModel,
     target: RevisionModel,
