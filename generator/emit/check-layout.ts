@@ -19,7 +19,17 @@
 //   a line, aligned two columns in from its `?` or `:`;
 // - inside a switch, `case X:` and `default:` are indented once and their statements twice;
 // - a string takes single quotes when it holds more double quotes than single ones.
-import { indentWidth, normalize, pad, printWidth, stringEnd, Unsupported } from "./prettier-form.js";
+import {
+  closingParen,
+  fitting,
+  indentWidth,
+  layoutSignature,
+  normalize,
+  pad,
+  printWidth,
+  splitTopLevel,
+  Unsupported,
+} from "./prettier-form.js";
 
 /**
  * The function `/** comment *\/`, `signature` (ending in " {"), `body` (one
@@ -29,22 +39,11 @@ import { indentWidth, normalize, pad, printWidth, stringEnd, Unsupported } from 
 export function layoutCheckFunction(comment: string, signature: string, body: readonly string[]): string | undefined {
   try {
     if (comment.includes("\n") || !comment.startsWith("/**") || !comment.endsWith("*/")) throw new Unsupported();
-    return [comment, ...layoutSignature(signature), ...layoutBody(body), "}"].join("\n");
+    return [comment, ...layoutSignature(normalize(signature)), ...layoutBody(body), "}"].join("\n");
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
   }
-}
-
-function layoutSignature(signature: string): string[] {
-  const line = normalize(signature);
-  if (line.length <= printWidth) return [line];
-  const open = line.indexOf("(");
-  const close = closingParen(line, open);
-  const rest = line.slice(close + 1);
-  if (!rest.endsWith(" {")) throw new Unsupported();
-  const params = splitTopLevel(line.slice(open + 1, close), ", ");
-  return [line.slice(0, open + 1), ...params.map((param) => fitting(indentWidth, `${param},`)), `)${rest}`];
 }
 
 function layoutBody(lines: readonly string[]): string[] {
@@ -145,46 +144,4 @@ function brokenCall(
     ),
     `${pad(closeIndent)})${suffix}`,
   ];
-}
-
-/** The line at `indent`; a line that does not fit would need a rule this file does not have. */
-function fitting(indent: number, line: string): string {
-  if (indent + line.length > printWidth) throw new Unsupported();
-  return pad(indent) + line;
-}
-
-/** The index of the parenthesis closing the one at `open`. */
-function closingParen(text: string, open: number): number {
-  if (text[open] !== "(") throw new Unsupported();
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = stringEnd(text, i);
-    else if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  throw new Unsupported();
-}
-
-/** `text` split at each `separator` outside strings, parentheses and brackets. */
-function splitTopLevel(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"' || c === "'") i = stringEnd(text, i);
-    else if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") depth--;
-    else if (depth === 0 && text.startsWith(separator, i)) {
-      parts.push(text.slice(start, i));
-      start = i + separator.length;
-      i = start - 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
 }

@@ -10,7 +10,9 @@ import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
-import { methodCheckTables } from "./validators-file.js";
+import { methodCheckTables, printValidators } from "./validators-file.js";
+import { printGuards } from "./guards-file.js";
+import { layoutLines } from "./line-layout.js";
 import { checkReservedNames, formatted } from "./run.js";
 
 const runtime = "mcpgen/runtime";
@@ -102,7 +104,8 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   };
   const resultCheck = (method: MethodModel): string =>
     checkRef(emitter.functionFor(method.result!.type, `${method.type}$result`));
-  validators.print(`
+  validators.print(
+    `
     /** The extension's tables, as the runtime merges them into a revision's (withExtensions). */
     export const extensionTables = {
       name: ${JSON.stringify(model.extension)},
@@ -115,27 +118,15 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       nameHeaders: ${validators.importValue("./methods.js", "nameHeaders")},
       selfChecked: ${validators.importValue("./methods.js", "selfChecked")},
     } as const satisfies ${validators.importType(runtime, "ExtensionTables")};
-  `);
-  for (const declaration of model.declarations)
-    validators.print(`
-      /** Validates a value against ${declaration.name}. */
-      export function ${names.get(declaration.name)!.validator}(value: unknown): ${result} {
-        return ${run}(${C}.${checkName(declaration.name)}, value);
-      }
-    `);
+  `,
+    layoutLines,
+  );
+  printValidators(validators, model.declarations, names);
 
   emitter.flush(); // last: the tables may have asked for more check functions
 
   const guards = at("guards.ts");
-  const GC = guards.importNamespace("./checks.js", "C", { typeOnly: false });
-  const T = guards.importNamespace("./types.js", "T", { typeOnly: true });
-  const test = guards.importValue(runtime, "test");
-  for (const declaration of model.declarations)
-    guards.print(`
-      export function ${names.get(declaration.name)!.guard}(value: unknown): value is ${T}.${declaration.name} {
-        return ${test}(${GC}.${checkName(declaration.name)}, value);
-      }
-    `);
+  printGuards(guards, model.declarations, names);
 
   const facts = at("extension.ts");
   facts.print(`

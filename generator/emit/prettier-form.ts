@@ -70,3 +70,64 @@ export function stringEnd(text: string, start: number): number {
   }
   throw new Unsupported();
 }
+
+/** The line at `indent`; a line that does not fit would need a rule this file does not have. */
+export function fitting(indent: number, line: string): string {
+  if (indent + line.length > printWidth) throw new Unsupported();
+  return pad(indent) + line;
+}
+
+/**
+ * A function's signature line (ending in " {"): as it is when it fits, else one
+ * parameter a line with a trailing comma.
+ */
+export function layoutSignature(line: string): string[] {
+  if (line.length <= printWidth) return [line];
+  const open = line.indexOf("(");
+  const close = closingParen(line, open);
+  const rest = line.slice(close + 1);
+  if (!rest.endsWith(" {")) throw new Unsupported();
+  const params = line.slice(open + 1, close);
+  if (params === "") throw new Unsupported();
+  return [
+    line.slice(0, open + 1),
+    ...splitTopLevel(params, ", ").map((param) => fitting(indentWidth, `${param},`)),
+    fitting(0, `)${rest}`),
+  ];
+}
+
+/** The index of the parenthesis closing the one at `open`. */
+export function closingParen(text: string, open: number): number {
+  if (text[open] !== "(") throw new Unsupported();
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i);
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  throw new Unsupported();
+}
+
+/** `text` split at each `separator` outside strings, parentheses and brackets. */
+export function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = stringEnd(text, i);
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i = start - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}

@@ -2,12 +2,12 @@
 // its JSDoc, in code-unit order of name.
 import type { Constant, Declaration, Heritage, RevisionModel } from "../model/types.js";
 import type { GeneratedFile } from "./printer.js";
-import { layoutTypeDeclaration } from "./type-layout.js";
+import { layoutLines } from "./line-layout.js";
 import { printDoc, printLiteral, printObjectBody, printType } from "./typescript.js";
 
 export function emitTypes(file: GeneratedFile, model: Pick<RevisionModel, "constants" | "declarations">): void {
-  for (const constant of model.constants) file.print(printConstant(constant), layoutTypeDeclaration);
-  for (const declaration of model.declarations) file.print(printDeclaration(declaration), layoutTypeDeclaration);
+  for (const constant of model.constants) file.print(printConstant(constant), layoutLines);
+  for (const declaration of model.declarations) file.print(printDeclaration(declaration), layoutLines);
 }
 
 function printConstant(constant: Constant): string {

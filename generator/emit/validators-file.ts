@@ -5,6 +5,7 @@ import { propertyOf, indexDeclarations } from "../model/resolve.js";
 import type { MethodModel, RevisionModel } from "../model/types.js";
 import { checkName, type CheckEmitter } from "./checks-file.js";
 import type { TypeExportNames } from "./export-names.js";
+import { layoutLines } from "./line-layout.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -45,7 +46,8 @@ export function emitValidators(
     );
   };
 
-  file.print(`
+  file.print(
+    `
     /** The tables validateMessage and the runtime read: checks by type, params and results by method. */
     export const messageTables = {
       envelope: ${file.importValue("./guards.js", "envelope")},
@@ -81,17 +83,32 @@ export function emitValidators(
     export function validateMessage(message: unknown, requestMethod?: string): ${file.importType(runtime, "MessageVerdict")} {
       return ${file.importValue(runtime, "checkMessage")}(message, messageTables, requestMethod);
     }
-  `);
+  `,
+    layoutLines,
+  );
 
+  printValidators(file, model.declarations, names);
+}
+
+/** `validate<Type>(value)` for each declaration: runs its check through the runtime's `run`. */
+export function printValidators(
+  file: GeneratedFile,
+  declarations: readonly { name: string }[],
+  names: ReadonlyMap<string, TypeExportNames>,
+): void {
+  const C = file.importNamespace("./checks.js", "C", { typeOnly: false });
   const run = file.importValue(runtime, "run");
-  for (const declaration of model.declarations) {
-    file.print(`
-      /** Validates a value against ${declaration.name}. */
-      export function ${names.get(declaration.name)!.validator}(value: unknown): ${result} {
-        return ${run}(${check(checkName(declaration.name))}, value);
-      }
-    `);
-  }
+  const result = file.importType(runtime, "ValidationResult");
+  for (const { name } of declarations)
+    file.print(
+      `
+        /** Validates a value against ${name}. */
+        export function ${names.get(name)!.validator}(value: unknown): ${result} {
+          return ${run}(${C}.${checkName(name)}, value);
+        }
+      `,
+      layoutLines,
+    );
 }
 
 /** The `params` and `results` members of a tables object: each method's params check, each request's result check. */
