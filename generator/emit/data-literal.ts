@@ -153,6 +153,6 @@ function atom(value: null | boolean | number | string): string {
 }
 
 /** A key as prettier prints it with quoteProps "as-needed": bare when it is an (ASCII) identifier name. */
-function printKey(key: string): string {
+export function printKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : atom(key);
 }

@@ -10,6 +10,8 @@ import { diffRevisions } from "../diff/diff.js";
 import type { RevisionModel } from "../model/types.js";
 import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
 import { shapesOf } from "../shims/shapes.js";
+import { printKey } from "./data-literal.js";
+import { indentWidth, pad, printWidth } from "./prettier-form.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -68,31 +70,84 @@ export function emitStep(file: GeneratedFile, older: RevisionModel, newer: Revis
       ...handled("downgrade"),
     ]),
   });
+  /** Each method's converters: its params, and its result for a request; the call of each as a list of arguments. */
   const kinds = (
     source: RevisionModel,
     target: RevisionModel,
     direction: "upgrade" | "downgrade",
     from: string,
     to: string,
-  ) => {
-    const methods = source.methods.filter((m) => target.methods.some((t) => t.name === m.name));
-    const entries = methods.map((m) => {
-      const key = JSON.stringify(m.name);
-      const params = `params: (params: unknown) => ${convertStep}(${rules}, ${direction}, ${from}, ${to}, "params", ${key}, params)`;
-      const result = m.result
-        ? `, result: (result: unknown) => ${convertStep}(${rules}, ${direction}, ${from}, ${to}, "result", ${key}, result)`
-        : "";
-      return `${key}: { ${params}${result} },`;
-    });
-    return `{\n${entries.join("\n")}\n}`;
-  };
-  file.print(`
-    /** Per message kind, ${older.revision} → ${newer.revision}: each method's params, and each request's result. */
-    export const upgradeMessages = ${kinds(older, newer, "upgrade", a, b)};
+  ): Converters[] =>
+    source.methods
+      .filter((m) => target.methods.some((t) => t.name === m.name))
+      .map((m) => {
+        const call = (what: string) => [rules, direction, from, to, JSON.stringify(what), JSON.stringify(m.name), what];
+        return {
+          method: m.name,
+          members: [
+            { name: "params", callee: convertStep, args: call("params") },
+            ...(m.result ? [{ name: "result", callee: convertStep, args: call("result") }] : []),
+          ],
+        };
+      });
+  const declarations: [string, Converters[]][] = [
+    [
+      `/** Per message kind, ${older.revision} → ${newer.revision}: each method's params, and each request's result. */\nexport const upgradeMessages`,
+      kinds(older, newer, "upgrade", a, b),
+    ],
+    [
+      `/** Per message kind, ${newer.revision} → ${older.revision}. */\nexport const downgradeMessages`,
+      kinds(newer, older, "downgrade", b, a),
+    ],
+  ];
+  file.print(declarations.map(([head, converters]) => `${head} = ${convertersSource(converters)};`).join("\n\n"), () =>
+    declarations.map(([head, converters]) => `${head} = ${convertersLaidOut(converters)};`).join("\n\n"),
+  );
+}
 
-    /** Per message kind, ${newer.revision} → ${older.revision}. */
-    export const downgradeMessages = ${kinds(newer, older, "downgrade", b, a)};
-  `);
+/** A method's converter functions: `(what: unknown) => callee(...args)` for each member. */
+export interface Converters {
+  method: string;
+  members: { name: string; callee: string; args: string[] }[];
+}
+
+/** The object of converters on one line a method (prettier's input). */
+export function convertersSource(converters: readonly Converters[]): string {
+  const member = (m: Converters["members"][number]) =>
+    `${m.name}: (${m.name}: unknown) => ${m.callee}(${m.args.join(", ")})`;
+  return `{\n${converters.map((c) => `${JSON.stringify(c.method)}: { ${c.members.map(member).join(", ")} },`).join("\n")}\n}`;
+}
+
+/**
+ * The object of converters as prettier prints it: a method's object on one
+ * line when it fits, else a member a line; a member that does not fit puts
+ * its arrow's body on the next line, and a body that does not fit there
+ * either takes an argument a line.
+ */
+export function convertersLaidOut(converters: readonly Converters[]): string {
+  const lines = ["{"];
+  for (const { method, members } of converters) {
+    const key = printKey(method);
+    const flat = members.map((m) => `${m.name}: (${m.name}: unknown) => ${m.callee}(${m.args.join(", ")})`);
+    const oneLine = `${key}: { ${flat.join(", ")} },`;
+    if (indentWidth + oneLine.length <= printWidth) {
+      lines.push(pad(indentWidth) + oneLine);
+      continue;
+    }
+    lines.push(`${pad(indentWidth)}${key}: {`);
+    members.forEach((m, i) => {
+      const at = 2 * indentWidth;
+      if (at + flat[i]!.length + 1 <= printWidth) return lines.push(`${pad(at)}${flat[i]},`);
+      lines.push(`${pad(at)}${m.name}: (${m.name}: unknown) =>`);
+      const body = `${m.callee}(${m.args.join(", ")}),`;
+      if (at + indentWidth + body.length <= printWidth) return lines.push(pad(at + indentWidth) + body);
+      lines.push(`${pad(at + indentWidth)}${m.callee}(`, ...m.args.map((arg) => `${pad(at + 2 * indentWidth)}${arg},`));
+      return lines.push(`${pad(at + indentWidth)}),`);
+    });
+    lines.push(`${pad(indentWidth)}},`);
+  }
+  lines.push("}");
+  return lines.join("\n");
 }
 
 export function emitShimIndex(file: GeneratedFile, models: readonly RevisionModel[]): void {

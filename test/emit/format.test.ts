@@ -11,6 +11,7 @@ import { Formatting, formatterPool, formatTypeScript, prettierOptions } from "..
 import { printDataDeclaration } from "../../generator/emit/data-literal.js";
 import type { GeneratedFile } from "../../generator/emit/printer.js";
 import { revisionFiles, rootIndexFile, shimFiles } from "../../generator/emit/run.js";
+import { convertersLaidOut, convertersSource, type Converters } from "../../generator/emit/shims-files.js";
 import { buildExtension, buildModel } from "../../generator/generate.js";
 import { lock, pinnedExtensionSource, pinnedRevisions, pinnedSource } from "../helpers.js";
 
@@ -63,11 +64,11 @@ describe("formatting generated files", () => {
       if ((await formatting.file(file.parts())) !== expected) differing.push(file.path);
     }
     expect(differing).toEqual([]);
-    // The data tables did take the shortcut: three per revision's shapes, two per step, the method table
-    // of each revision and extension.
+    // The data tables did take the shortcut: three per revision's shapes, three per step (its two plans and
+    // its converters), the method table of each revision and extension.
     const extensions = lock.extensions?.length ?? 0;
     expect(taken.data).toBe(
-      3 * pinnedRevisions.length + 2 * (pinnedRevisions.length - 1) + pinnedRevisions.length + extensions,
+      3 * pinnedRevisions.length + 3 * (pinnedRevisions.length - 1) + pinnedRevisions.length + extensions,
     );
     // Every check function of the pinned revisions and extensions (check-layout.ts covers all they hold).
     expect(taken.checks).toBeGreaterThan(1000);
@@ -149,4 +150,52 @@ describe("data tables printed as prettier prints them", () => {
     for (const value of [{ a: [1, 2, 3] }, { a: 1.5 }, { "1": 1 }, { a: "é" }, "text", { a: new Date(0) }])
       expect(printDataDeclaration("const t: T", value)).toBeUndefined();
   });
+});
+
+describe("a step's converters printed as prettier prints them", () => {
+  const member = (name: string, callee: string, args: string[]) => ({ name, callee, args });
+  const cases: [string, Converters[]][] = [
+    ["a method on one line", [{ method: "ping", members: [member("params", "c", ["a", "params"])] }]],
+    [
+      "a member a line, each on one line",
+      [
+        {
+          method: "tools/call",
+          members: [
+            member("params", "convert", ["a", "b", "params"]),
+            member("result", "convert", ["a", "b", "result"]),
+          ],
+        },
+      ],
+    ],
+    [
+      "a body on the next line, then its arguments a line",
+      [
+        {
+          method: "x",
+          members: [
+            member("params", "convertStep", ["shimRules", "upgrade", "r1", "r2", '"params"', '"x"', "params"]),
+            member("result", "convertStep", [
+              "shimRules",
+              "upgrade",
+              "r2025_06_18",
+              "r2025_11_25",
+              '"result"',
+              '"x"',
+              "result",
+              "more",
+            ]),
+          ],
+        },
+      ],
+    ],
+  ];
+  for (const [name, converters] of cases) {
+    it(name, async () => {
+      const declaration = "export const upgradeMessages";
+      expect(`${declaration} = ${convertersLaidOut(converters)};\n`).toBe(
+        await format(`${declaration} = ${convertersSource(converters)};`, wholeFileOptions),
+      );
+    });
+  }
 });
