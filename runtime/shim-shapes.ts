@@ -1,0 +1,141 @@
+// Reading shapes: references followed, unions spread, fields by name, and
+// whether a value fits a shape. Shapes are immutable data: every answer is cached.
+import { isObject, pointer, test } from "./validation.js";
+import type { RevisionShapes, Shape, ShapeProperty } from "./shim-data.js";
+
+/** Any value (what a field without a counterpart converts as). */
+export const ANY: Shape = { kind: "keyword", keyword: "unknown" };
+
+const fieldMaps = new WeakMap<Shape, Map<string, ShapeProperty>>();
+const noFields = new Map<string, ShapeProperty>();
+
+/** An object shape's fields by name (cached: shapes are immutable). */
+export function fieldsOf(shape: (Shape & { kind: "object" }) | undefined): Map<string, ShapeProperty> {
+  if (!shape) return noFields;
+  let fields = fieldMaps.get(shape);
+  if (!fields) fieldMaps.set(shape, (fields = new Map(shape.properties.map((p) => [p.name, p]))));
+  return fields;
+}
+
+const unionMembers = new WeakMap<RevisionShapes, WeakMap<Shape, Resolved[]>>();
+
+/** A union's members, unions among them spread, each resolved (cached). */
+export function membersOf(union: Shape & { kind: "union" }, revision: RevisionShapes): Resolved[] {
+  let cache = unionMembers.get(revision);
+  if (!cache) unionMembers.set(revision, (cache = new WeakMap()));
+  let members = cache.get(union);
+  if (!members) {
+    members = union.members.flatMap((m) => {
+      const r = resolve(m, revision);
+      return r.shape.kind === "union" ? membersOf(r.shape, revision) : [r];
+    });
+    cache.set(union, members);
+  }
+  return members;
+}
+
+export interface Resolved {
+  shape: Shape;
+  /** The last type name on the way (for union members and hooks). */
+  name?: string;
+}
+
+/** Per revision, per shape object: what resolve() found. Shapes are immutable data, so this never goes stale. */
+const resolved = new WeakMap<RevisionShapes, WeakMap<Shape, Resolved>>();
+
+/** Follows references; an intersection of object types becomes one object. */
+export function resolve(shape: Shape, revision: RevisionShapes): Resolved {
+  let cache = resolved.get(revision);
+  if (!cache) resolved.set(revision, (cache = new WeakMap()));
+  let found = cache.get(shape);
+  if (!found) cache.set(shape, (found = resolveUncached(shape, revision)));
+  return found;
+}
+
+function resolveUncached(shape: Shape, revision: RevisionShapes, seen = 0): Resolved {
+  let name: string | undefined;
+  let current = shape;
+  while (current.kind === "reference" && seen++ < 64) {
+    name = current.name;
+    current = revision.types[current.name] ?? ANY;
+  }
+  if (current.kind === "intersection") {
+    const parts = current.members.map((m) => resolve(m, revision).shape);
+    if (parts.every((p) => p.kind === "object")) {
+      const properties: ShapeProperty[] = [];
+      let indexSignature: Shape | undefined;
+      for (const part of parts as (Shape & { kind: "object" })[]) {
+        for (const p of part.properties) if (!properties.some((q) => q.name === p.name)) properties.push(p);
+        indexSignature ??= part.indexSignature;
+      }
+      current = { kind: "object", properties, ...(indexSignature ? { indexSignature } : {}) };
+    }
+  }
+  return { shape: current, ...(name ? { name } : {}) };
+}
+
+export function isAny(shape: Shape): boolean {
+  return shape.kind === "keyword" && (shape.keyword === "unknown" || shape.keyword === "any");
+}
+
+/** Whether a value is of a union member: by the generated check of a named type, else structurally. */
+export function is(value: unknown, member: Resolved, revision: RevisionShapes): boolean {
+  const check = member.name ? revision.checks[member.name] : undefined;
+  return check ? test(check, value) : fits(value, member.shape, revision);
+}
+
+/** Whether a value already has a shape (structurally: for anonymous types; named ones go by their checks). */
+export function fits(value: unknown, shape: Shape, revision: RevisionShapes, depth = 0): boolean {
+  if (depth > 64) return true;
+  const s = resolve(shape, revision).shape;
+  switch (s.kind) {
+    case "keyword":
+      switch (s.keyword) {
+        case "string":
+        case "number":
+        case "boolean":
+          return typeof value === s.keyword;
+        case "null":
+          return value === null;
+        case "object":
+          return isObject(value);
+        case "never":
+        case "undefined":
+          return false;
+        default:
+          return true;
+      }
+    case "literal":
+      return value === s.value;
+    case "union":
+      return s.members.some((m) => fits(value, m, revision, depth + 1));
+    case "intersection":
+      return s.members.every((m) => fits(value, m, revision, depth + 1));
+    case "array":
+      return Array.isArray(value) && value.every((item) => fits(item, s.element, revision, depth + 1));
+    case "tuple":
+      return (
+        Array.isArray(value) &&
+        value.length === s.elements.length &&
+        s.elements.every((e, i) => fits(value[i], e, revision, depth + 1))
+      );
+    case "object": {
+      if (!isObject(value)) return false;
+      for (const p of s.properties) {
+        const v = value[p.name];
+        if (v === undefined ? !p.optional : !fits(v, p.type, revision, depth + 1)) return false;
+      }
+      if (!s.indexSignature) return true;
+      return Object.keys(value).every(
+        (k) => s.properties.some((p) => p.name === k) || fits(value[k], s.indexSignature!, revision, depth + 1),
+      );
+    }
+    case "reference":
+      return true;
+  }
+}
+
+/** One reference token of a JSON pointer. */
+export function escape(key: string): string {
+  return pointer([key]).slice(1);
+}
