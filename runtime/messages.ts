@@ -7,13 +7,14 @@ import {
   invalid,
   isObject,
   run,
-  test,
   type Check,
   type ValidationError,
   type ValidationResult,
 } from "./validation.js";
 
 const VALID: ValidationResult = Object.freeze({ valid: true });
+/** Where a response's result lies in it: the prefix of its reports' pointers. */
+const RESULT_PATH: readonly string[] = Object.freeze(["result"]);
 
 /** What a revision's schema says about the envelope (generated/<rev>/guards.ts). */
 export interface Envelope {
@@ -268,11 +269,13 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
       // With the request's method known, its result type alone decides: it extends Result, and the
       // classification has checked the rest of the envelope (jsonrpc, id, result an object). The
       // generic result response check runs only where no method is known, or when the method's fails
-      // (so that an envelope problem is reported as one, as before).
+      // (so that an envelope problem is reported as one, as before). The method's check runs once:
+      // when it fails, its report waits for the envelope's verdict (a large invalid result is not
+      // walked twice).
       const route = requestMethod !== undefined ? routesOf(tables).results.get(requestMethod) : undefined;
-      const check = route?.check;
-      if (route && test(route.check, (message as { result: unknown }).result)) {
-        const type = route.entry.result;
+      const methodResult = route && run(route.check, (message as { result: unknown }).result, RESULT_PATH);
+      if (methodResult?.valid) {
+        const type = route!.entry.result;
         return type
           ? { classification, method: requestMethod, type, result: VALID }
           : { classification, method: requestMethod, result: VALID };
@@ -286,7 +289,7 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
           ...(requestMethod ? { method: requestMethod } : {}),
         };
       }
-      if (!check) {
+      if (!route || !methodResult) {
         return rejected(
           classification,
           {
@@ -297,12 +300,12 @@ export function checkMessage(message: unknown, tables: MessageTables, requestMet
           { method: requestMethod },
         );
       }
-      const entry = route!.entry;
+      const entry = route.entry;
       return {
         classification,
         method: requestMethod,
         ...(entry.result ? { type: entry.result } : {}),
-        result: run(check, (message as { result: unknown }).result, ["result"]),
+        result: methodResult,
       };
     }
     case "error": {

@@ -56,8 +56,10 @@ const VALID: ValidationResult = Object.freeze({ valid: true });
  */
 const shared = new Failure();
 
+const NO_PREFIX: readonly (string | number)[] = Object.freeze([]);
+
 /** Runs a check and reports its first problem. */
-export function run(check: Check, value: unknown, prefix: readonly (string | number)[] = []): ValidationResult {
+export function run(check: Check, value: unknown, prefix: readonly (string | number)[] = NO_PREFIX): ValidationResult {
   // Only a failed run leaves segments; setting length is a runtime call even when it is 0 already.
   if (shared.segments.length !== 0) shared.segments.length = 0;
   try {
