@@ -140,4 +140,10 @@ export interface ConvertOptions {
 export interface Converted {
   message: unknown;
   changes: ShimChange[];
+  /**
+   * The target revision's generated check the message was found to pass on
+   * the way (the shortcut checks a value before it takes it; a walked value
+   * has none): a caller about to run that same check need not run it again.
+   */
+  checked?: Check;
 }

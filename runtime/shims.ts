@@ -23,6 +23,7 @@ import {
 } from "./shim-data.js";
 import { NOT_TAKEN, shortcutFor, takeShortcut } from "./shim-shortcuts.js";
 import { Walk } from "./shim-walk.js";
+import type { Check } from "./validation.js";
 
 export * from "./shim-data.js";
 export { fits, resolve } from "./shim-shapes.js";
@@ -65,7 +66,7 @@ export function convertStep(
   if (value !== undefined) {
     const shortcut = shortcutFor(rules, plan, source, target, what, method);
     const taken = shortcut ? takeShortcut(shortcut, value, what, changes) : NOT_TAKEN;
-    if (taken !== NOT_TAKEN) return { message: taken, changes };
+    if (taken !== NOT_TAKEN) return { message: taken, changes, checked: shortcut!.check };
   }
   const tables: ShimTables = { revisions: [source, target], steps: [], rules };
   const walk = new Walk(tables, plan, source, target, changes, `/${what}`);
@@ -104,16 +105,18 @@ function convertPart(
 ): Converted {
   const changes: ShimChange[] = [];
   let current = value;
+  // What the last step checked is what the message passed at the target revision.
+  let checked: Check | undefined;
   const steps = route(tables, options.from, options.to);
   try {
     for (const { plan, source, target } of steps)
-      current = convertStep(tables.rules, plan, source, target, what, method, current, changes).message;
+      ({ message: current, checked } = convertStep(tables.rules, plan, source, target, what, method, current, changes));
   } catch (error) {
     if (error instanceof ShimError && (error.from !== options.from || error.to !== options.to))
       throw new ShimError(error.reason, options.from, options.to, error.path);
     throw error;
   }
-  return { message: current, changes };
+  return checked ? { message: current, changes, checked } : { message: current, changes };
 }
 
 type Route = readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[];

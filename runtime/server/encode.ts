@@ -10,6 +10,7 @@ import { META_SERVER_INFO } from "./meta.js";
 import { errorJson } from "./replies.js";
 import type { Wire } from "./revisions.js";
 import type { Scope } from "./context.js";
+import type { Converted } from "../shim-data.js";
 
 export type Encoded = { json: string } | { error: string };
 
@@ -23,14 +24,26 @@ export function convert(
   from: string,
   to: string,
 ): unknown {
+  return converted(logger, what, method, value, wire, from, to).message;
+}
+
+/** convert(), with what the conversion checked on the way (Converted.checked). */
+function converted(
+  logger: ServerLogger,
+  what: "params" | "result",
+  method: string,
+  value: unknown,
+  wire: Wire,
+  from: string,
+  to: string,
+): Converted {
   const shims = wire.shims!;
-  const converted =
+  const result =
     what === "params"
       ? shims.convertParams(method, value, { from, to })
       : shims.convertResult(method, value, { from, to });
-  if (converted.changes.length > 0)
-    logger("debug", `${method} ${what} converted from ${from} to ${to}`, converted.changes);
-  return converted.message;
+  if (result.changes.length > 0) logger("debug", `${method} ${what} converted from ${from} to ${to}`, result.changes);
+  return result;
 }
 
 /** The problem a check finds in a server's own result, as the -32603 message; undefined when it passes. */
@@ -69,21 +82,21 @@ export function encodeResult(
     if (problem) return { error: problem };
     return { json: withServerInfo(result, info) };
   }
-  let onWire: unknown;
+  let onWire: Converted;
   try {
-    onWire = convert(logger, "result", method, result, wire, handlerRevision.name, wire.info.name);
+    onWire = converted(logger, "result", method, result, wire, handlerRevision.name, wire.info.name);
   } catch (error) {
     // A result that cannot be converted is most often one that breaks its own schema: say so if it does.
     return { error: handlerProblem(method, result) ?? `Internal error: ${(error as Error).message}` };
   }
   const type = wire.tables.methods[method]?.result;
-  const problem = resultProblem(
-    type ? wire.tables.checks[type] : wire.tables.results[method],
-    onWire,
-    `${method} result`,
-  );
-  if (problem) return { error: problem };
-  return { json: withServerInfo(onWire, info) };
+  const check = type ? wire.tables.checks[type] : wire.tables.results[method];
+  // The shortcut checked the result with this very check before taking it: once is enough.
+  if (onWire.checked !== check) {
+    const problem = resultProblem(check, onWire.message, `${method} result`);
+    if (problem) return { error: problem };
+  }
+  return { json: withServerInfo(onWire.message, info) };
 }
 
 /**

@@ -390,6 +390,18 @@ describe("the shortcut (one generated check instead of the walk)", () => {
     const converted = convertResult(tables, "tools/call", result, { from: "2026-07-28", to: "2025-11-25" });
     expect(converted.message).toEqual({ content: [{ type: "text", text: "hi" }] });
     expect(counter.checked).toBe(1);
+    // Said in the answer, so that the server does not run the same check again before sending it.
+    expect(converted.checked).toBe(tables.revisions[0]!.checks["CallToolResult"]);
+  });
+
+  test("a walked conversion names no check: its result is checked at the wire as before", async () => {
+    const { convertResult } = await import("../../runtime/shims.js");
+    const { tables } = await countingTables("CallToolResult");
+    // structuredContent that is not an object has no place in 2025-11-25: the hook moves it, so the walk runs.
+    const result = { resultType: "complete", content: [], structuredContent: [1, 2] };
+    const converted = convertResult(tables, "tools/call", result, { from: "2026-07-28", to: "2025-11-25" });
+    expect(converted.changes.map((c) => c.change)).toContain("mapped");
+    expect(converted.checked).toBeUndefined();
   });
 
   test("a 2026-07-28 tools/call's params go to 2025-11-25 by one check: a hook under a field the target lacks (inputResponses) never runs", async () => {
