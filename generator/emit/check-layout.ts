@@ -29,6 +29,7 @@ import {
   printWidth,
   splitTopLevel,
   Unsupported,
+  unlessUnsupported,
 } from "./prettier-form.js";
 
 /**
@@ -37,13 +38,10 @@ import {
  * brace, as prettier prints it; undefined when it holds a construct not covered here.
  */
 export function layoutCheckFunction(comment: string, signature: string, body: readonly string[]): string | undefined {
-  try {
+  return unlessUnsupported(() => {
     if (comment.includes("\n") || !comment.startsWith("/**") || !comment.endsWith("*/")) throw new Unsupported();
     return [comment, ...layoutSignature(normalize(signature)), ...layoutBody(body), "}"].join("\n");
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
+  });
 }
 
 function layoutBody(lines: readonly string[]): string[] {

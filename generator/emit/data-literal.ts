@@ -21,7 +21,14 @@
 // - a key is unquoted when it is an identifier name; a string takes single
 //   quotes when it holds more double quotes than single ones.
 
-import { indentWidth, printableAscii, printWidth, stringLiteral, Unsupported } from "./prettier-form.js";
+import {
+  indentWidth,
+  printableAscii,
+  printWidth,
+  stringLiteral,
+  Unsupported,
+  unlessUnsupported,
+} from "./prettier-form.js";
 
 /** prettier's isObjectPropertyWithShortKey: a key narrower than tabWidth + 3 never breaks from its value. */
 const shortKeyWidth = indentWidth + 3;
@@ -34,15 +41,12 @@ type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
  * does not cover.
  */
 export function printDataDeclaration(declaration: string, value: unknown, suffix = ""): string | undefined {
-  try {
+  return unlessUnsupported(() => {
     const data = asData(value);
     if (data === null || typeof data !== "object") throw new Unsupported();
     const prefix = `${declaration} = `;
     return `${prefix}${print(data, 0, prefix.length, suffix.length + 1)}${suffix};`;
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
+  });
 }
 
 function asData(value: unknown): Data {

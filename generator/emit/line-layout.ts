@@ -19,7 +19,16 @@
 // (an object type inside a union, an array, an arrow function, say), gets
 // undefined and the caller leaves it to prettier; a test compares every
 // generated file with prettier's output (test/emit/format.test.ts).
-import { fitting, indentWidth, layoutSignature, normalize, pad, stringEnd, Unsupported } from "./prettier-form.js";
+import {
+  fitting,
+  indentWidth,
+  layoutSignature,
+  normalize,
+  pad,
+  stringEnd,
+  Unsupported,
+  unlessUnsupported,
+} from "./prettier-form.js";
 
 /** What a block holds: members of an object type, entries of an object literal, statements of a function. */
 type Block = "type" | "object" | "body";
@@ -49,12 +58,7 @@ function closes(line: string, block: Block, nested: boolean): boolean {
 
 /** The code as prettier prints it, or undefined when it holds something not covered here. */
 export function layoutLines(source: string): string | undefined {
-  try {
-    return layout(source.trim().split("\n"));
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
+  return unlessUnsupported(() => layout(source.trim().split("\n")));
 }
 
 function layout(lines: readonly string[]): string {

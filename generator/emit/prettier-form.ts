@@ -8,6 +8,16 @@ export const indentWidth = 2;
 /** Signals a construct the printer does not cover: the caller leaves that part to prettier. */
 export class Unsupported extends Error {}
 
+/** What `print` returns, or undefined when it meets a construct it does not cover (Unsupported). */
+export function unlessUnsupported(print: () => string): string | undefined {
+  try {
+    return print();
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
 /**
  * Whether a string is written with printable ASCII alone (JSON escapes the
  * control characters): other characters may take other widths (prettier
