@@ -23,6 +23,10 @@
 // measured in the same run with the same lines: legacy rows to the floor, the
 // per-request row to the floor sent per-request lines (each carries _meta, and
 // parsing it is most of a call's cost: about twice a legacy line's).
+// Then, in process (bench/servers/in-process.ts, a child per row): each server's
+// own work per call, its stdio transport fed 64-line chunks through in-memory
+// streams: µs and bytes allocated per call, free of the pipes and of the
+// driver's turns on the two cores, which move the figures above between runs.
 // Every server runs without NODE_EXTRA_CA_CERTS, which this machine kind sets:
 // Node reads those certificates at start (about 80 ms here), a constant that
 // would hide the differences the cold start column is for.
@@ -30,7 +34,7 @@
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
 import { targetLines, type Target } from "./targets.js";
@@ -43,6 +47,8 @@ const pipelinedCalls = quick ? 2_000 : 40_000;
 const warmupCalls = quick ? 200 : 2_000;
 const inFlight = 64;
 const coldStarts = quick ? 3 : 15;
+const inProcessCalls = quick ? 12_800 : 128_000;
+const inProcessRounds = quick ? 1 : 3;
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
@@ -53,6 +59,8 @@ const servers = join(import.meta.dirname, "servers");
 const installed = installedProject(join(import.meta.dirname, "..", ".."), [
   join(servers, "mcpgen-echo.js"),
   join(servers, "echo-mcpgen.js"),
+  join(servers, "in-process.js"),
+  join(servers, "echo-floor.js"),
 ]);
 process.on("exit", installed.remove);
 type Mode = "legacy" | "per-request";
@@ -256,6 +264,13 @@ const floorOf = (name: string) => {
 };
 const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}×`;
 
+/** A header and rows, the first column left-aligned, the others right-aligned. */
+function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows])
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+}
+
 console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
     `${pipelinedCalls} with ${inFlight} in flight; cold start: median of ${coldStarts} spawns\n`,
@@ -289,9 +304,7 @@ const rows = summary.map((s) => {
     ratio(s.cold, floor.cold),
   ];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-for (const row of [header, ...rows])
-  console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+printTable(header, rows);
 console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
     `spawn to the first tools/call response (the per-request floor's too). ×floor: legacy rows against "${FLOOR}", ` +
@@ -337,3 +350,63 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
 if (stdioTargets.length > 0)
   console.log(`
 Targets (issue #14):\n${targetLines(stdioTargets)}`);
+
+// In process (bench/servers/in-process.ts): each server's own work per call, its stdio transport
+// fed through in-memory streams, without the pipes and the driver's turns on the cores that make
+// the table above move by ±0.2× between runs. A child per row and round; medians.
+const inProcessRows: { name: string; dir: string; row: string; floor: string }[] = [
+  { name: FLOOR, dir: servers, row: "floor", floor: FLOOR },
+  { name: PER_REQUEST_FLOOR, dir: servers, row: "floor-per-request", floor: PER_REQUEST_FLOOR },
+  { name: "mcpgen", dir: installed.dir, row: "mcpgen", floor: FLOOR },
+  { name: "mcpgen (per-request)", dir: installed.dir, row: "mcpgen-per-request", floor: PER_REQUEST_FLOOR },
+  { name: "SDK", dir: servers, row: "sdk", floor: FLOOR },
+].filter((r) => targets.some((t) => t.name === r.name));
+
+/** µs and bytes allocated per call, from one child: the bytes are V8's allocated= between its two full collections. */
+function inProcess(dir: string, row: string): { us: number; bytes: number } {
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--trace-gc-nvp", join(dir, "in-process.js"), row, String(inProcessCalls)],
+    { cwd: dir, env: childEnv, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
+  );
+  const measured = out.slice(out.indexOf("MEASURE\n"));
+  let bytes = 0;
+  for (const match of measured.matchAll(/allocated=(\d+)/g)) bytes += Number(match[1]);
+  const { usPerCall } = JSON.parse(measured.trim().split("\n").at(-1)!) as { usPerCall: number };
+  return { us: usPerCall, bytes: bytes / inProcessCalls };
+}
+
+const inProcessFigures = new Map<string, { us: number[]; bytes: number[] }>(
+  inProcessRows.map((r) => [r.name, { us: [], bytes: [] }]),
+);
+for (let round = 0; round < inProcessRounds; round++)
+  for (const r of inProcessRows) {
+    const { us, bytes } = inProcess(r.dir, r.row);
+    inProcessFigures.get(r.name)!.us.push(us);
+    inProcessFigures.get(r.name)!.bytes.push(bytes);
+  }
+const inProcessMedian = (name: string) => {
+  const figures = inProcessFigures.get(name)!;
+  return { us: median(figures.us), bytes: median(figures.bytes) };
+};
+console.log(
+  `\nIn process: the server's own work per tools/call, its stdio transport fed ${inProcessCalls} calls in chunks of 64 ` +
+    `through in-memory streams (no pipe, no second process); medians of ${inProcessRounds} child(ren) per row\n`,
+);
+const inProcessHeader = ["server", "µs/call", "×floor", "bytes allocated/call", "beyond floor's"];
+const inProcessTable = inProcessRows.map((r) => {
+  const own = inProcessMedian(r.name);
+  const floor = inProcessMedian(r.floor);
+  return [
+    r.name,
+    own.us.toFixed(2),
+    ratio(own.us, floor.us),
+    own.bytes.toFixed(0),
+    r.name === r.floor ? "" : `${own.bytes >= floor.bytes ? "+" : "-"}${Math.abs(own.bytes - floor.bytes).toFixed(0)}`,
+  ];
+});
+printTable(inProcessHeader, inProcessTable);
+console.log(
+  `\n×floor and beyond floor's: legacy rows against "${FLOOR}", the per-request row against "${PER_REQUEST_FLOOR}". ` +
+    `Bytes are what V8 allocated (garbage included) while the calls ran, the chunks' own text too (the floor's figure).`,
+);

@@ -15,3 +15,23 @@ export function floorResult(message: { method?: string; params?: any }): unknown
       : { content: [{ type: "text", text: message.params.arguments.text }], resultType: "complete" };
   return {};
 }
+
+/**
+ * The floor's reading loop: text chunks in, each complete line parsed and a
+ * request answered with floorResult, the chunk's answers written at once.
+ */
+export function floorReader(write: (text: string) => void): (chunk: string) => void {
+  let buffered = "";
+  return (chunk) => {
+    buffered += chunk;
+    let out = "";
+    let newline: number;
+    while ((newline = buffered.indexOf("\n")) !== -1) {
+      const message = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      if (message.id === undefined) continue;
+      out += JSON.stringify({ jsonrpc: "2.0", id: message.id, result: floorResult(message) }) + "\n";
+    }
+    if (out !== "") write(out);
+  };
+}

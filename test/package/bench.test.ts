@@ -51,8 +51,23 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
       `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
-  for (const name of ["floor (bare Node)", "mcpgen", "mcpgen (per-request)", "mcpgen (dist/)", "SDK"])
+  for (const name of [
+    "floor (bare Node)",
+    "floor, per-request body",
+    "mcpgen",
+    "mcpgen (per-request)",
+    "mcpgen (dist/)",
+    "SDK",
+  ])
     expect(stdout).toMatch(row(name));
+  // In process: server, µs/call, ×floor, bytes allocated/call, beyond the floor's (blank on the floors' own rows)
+  const inProcess = (name: string, floor: boolean) =>
+    new RegExp(
+      `^${name.replace(/[()]/g, "\\$&")} +\\d+\\.\\d\\d +\\d+\\.\\d\\d× +\\d+${floor ? " *" : " +[+-]\\d+"}$`,
+      "m",
+    );
+  for (const name of ["floor (bare Node)", "floor, per-request body"]) expect(stdout).toMatch(inProcess(name, true));
+  for (const name of ["mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(inProcess(name, false));
 }, 180_000);
 
 test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
