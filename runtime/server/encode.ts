@@ -14,21 +14,12 @@ import type { Converted } from "../shim-data.js";
 
 export type Encoded = { json: string } | { error: string };
 
-/** Converts a method's params or result between revisions with the wire's shims; lossy changes are logged at debug. */
+/**
+ * Converts a method's params or result between revisions with the wire's
+ * shims; lossy changes are logged at debug. The answer says what the
+ * conversion checked on the way (Converted.checked).
+ */
 export function convert(
-  logger: ServerLogger,
-  what: "params" | "result",
-  method: string,
-  value: unknown,
-  wire: Wire,
-  from: string,
-  to: string,
-): unknown {
-  return converted(logger, what, method, value, wire, from, to).message;
-}
-
-/** convert(), with what the conversion checked on the way (Converted.checked). */
-function converted(
   logger: ServerLogger,
   what: "params" | "result",
   method: string,
@@ -38,12 +29,13 @@ function converted(
   to: string,
 ): Converted {
   const shims = wire.shims!;
-  const result =
+  const converted =
     what === "params"
       ? shims.convertParams(method, value, { from, to })
       : shims.convertResult(method, value, { from, to });
-  if (result.changes.length > 0) logger("debug", `${method} ${what} converted from ${from} to ${to}`, result.changes);
-  return result;
+  if (converted.changes.length > 0)
+    logger("debug", `${method} ${what} converted from ${from} to ${to}`, converted.changes);
+  return converted;
 }
 
 /** The problem a check finds in a server's own result, as the -32603 message; undefined when it passes. */
@@ -84,7 +76,7 @@ export function encodeResult(
   }
   let onWire: Converted;
   try {
-    onWire = converted(logger, "result", method, result, wire, handlerRevision.name, wire.info.name);
+    onWire = convert(logger, "result", method, result, wire, handlerRevision.name, wire.info.name);
   } catch (error) {
     // A result that cannot be converted is most often one that breaks its own schema: say so if it does.
     return { error: handlerProblem(method, result) ?? `Internal error: ${(error as Error).message}` };

@@ -54,7 +54,7 @@ export function initializeResult(
   const newest = newestHandshake();
   if (wire.shims && newest && newest.name !== wire.info.name) {
     try {
-      result = convert(logger, "result", "initialize", result, wire, newest.name, wire.info.name) as Record<
+      result = convert(logger, "result", "initialize", result, wire, newest.name, wire.info.name).message as Record<
         string,
         unknown
       >;

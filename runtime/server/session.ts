@@ -600,7 +600,8 @@ export class Session {
       const meta = params["_meta"];
       params["_meta"] = isObject(meta) ? { ...meta, ...this.sessionMeta(scope) } : this.sessionMeta(scope);
     }
-    return convert(this.host.logger, "params", method, params, scope.wire, scope.wire.info.name, handlerRevision.name);
+    return convert(this.host.logger, "params", method, params, scope.wire, scope.wire.info.name, handlerRevision.name)
+      .message;
   }
 
   private metaOfSession: Record<string, unknown> | undefined;
@@ -799,6 +800,7 @@ export class Session {
       pending.resolve(
         wire.shims
           ? convert(this.host.logger, "result", pending.method, result, wire, wire.info.name, handlerRevision.name)
+              .message
           : result,
       );
     } catch (error) {
@@ -1064,7 +1066,7 @@ export class Session {
   /** Params the server sends (handler revision's shape) in the wire revision's shape. */
   private paramsToWire(wire: Wire, method: string, params: unknown): unknown {
     return wire.shims
-      ? convert(this.host.logger, "params", method, params, wire, handlerRevision.name, wire.info.name)
+      ? convert(this.host.logger, "params", method, params, wire, handlerRevision.name, wire.info.name).message
       : params;
   }
 
