@@ -53,7 +53,7 @@ const clientInfo = { name: "bench-client", version: "1.0.0" };
 async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> {
   const child = spawn(process.execPath, [server], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  // Boxed and emptied when answered, as runtime/inflight-map.ts explains: a plain Map of resolvers
+  // Boxed and emptied when answered, as runtime/id-map.ts explains: a plain Map of resolvers
   // keeps every answer alive through young-generation collections once a full GC has run.
   const pending = new Map<number, { resolve: ((result: unknown) => void) | undefined }>();
   let nextId = 1;

@@ -3,7 +3,7 @@
 // against the wire revision's generated tables before anything sees it
 // (decode → check → dispatch). Which era and which _meta is the client's
 // (client.ts); how bytes travel is the transport's.
-import { InflightMap } from "../inflight-map.js";
+import { IdMap } from "../id-map.js";
 import { parseJson } from "../json.js";
 import { checkMessage } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
@@ -86,8 +86,8 @@ export class Connection {
   /** How messages travel (the era and version), set by the client. */
   context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
   private nextId = 1;
-  private readonly pending = new InflightMap<string | number, Pending>();
-  private readonly served = new InflightMap<string | number, AbortController>();
+  private readonly pending = new IdMap<string | number, Pending>();
+  private readonly served = new IdMap<string | number, AbortController>();
   private closedBy: Error | undefined;
   private markEnded!: (reason: Error) => void;
   /** Settles with the reason once the connection is gone for good (the transport closed, or close()). */

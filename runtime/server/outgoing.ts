@@ -2,7 +2,7 @@
 // roots, ping): ids, timeouts, cancellation, and the answers waiting for them.
 // The map is bounded (SessionLimits.pendingClientRequests); each entry ends by
 // an answer, a timeout, an abort or the connection closing.
-import { InflightMap } from "../inflight-map.js";
+import { IdMap } from "../id-map.js";
 import type { RequestId } from "../messages.js";
 import { RequestRefusedError, RequestTimeoutError } from "./errors.js";
 
@@ -14,7 +14,7 @@ interface Pending {
 }
 
 export class ServerRequests {
-  private readonly pending = new InflightMap<RequestId, Pending>();
+  private readonly pending = new IdMap<RequestId, Pending>();
   private nextId = 0;
 
   constructor(

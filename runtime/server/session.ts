@@ -11,7 +11,7 @@
 // served on its own at the revision its `_meta` names (era.ts). A request's
 // scope (context.ts) carries which.
 import { nodeCrypto } from "../node-crypto.js";
-import { InflightMap } from "../inflight-map.js";
+import { IdMap } from "../id-map.js";
 import { isObject, run, type Check } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
@@ -133,11 +133,12 @@ export class Session {
   private envelope: Envelope = FIRST_ENVELOPE;
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
-  private readonly inflight = new InflightMap<RequestId, Inflight>();
+  private readonly inflight = new IdMap<RequestId, Inflight>();
   /** Requests in flight on isolated channels (not in `inflight`, whose ids are the connection's). */
-  private readonly isolated = new InflightMap<number, Inflight>();
+  private readonly isolated = new IdMap<number, Inflight>();
   private isolatedCount = 0;
-  private readonly finishedIds = new Set<RequestId>();
+  /** The last REMEMBERED_IDS finished ids (an IdMap: a Set's tables would churn, one id in and one out per request). */
+  private readonly finishedIds = new IdMap<RequestId, true>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
   private readonly outgoing: ServerRequests;
@@ -1058,7 +1059,7 @@ export class Session {
     const evicted = this.finishedRing[slot];
     if (evicted !== undefined) this.finishedIds.delete(evicted);
     this.finishedRing[slot] = id;
-    this.finishedIds.add(id);
+    this.finishedIds.set(id, true);
   }
 
   // --- outgoing ---------------------------------------------------------------

@@ -99,6 +99,8 @@ class HttpSession {
   readonly streams = new Map<string, SseStream>();
   standalone: SseStream | null = null;
   lastActive = Date.now();
+  /** The transport's activity count at this session's last request: the least recent is evicted first. */
+  activeSeq = 0;
   private streamCount = 0;
   readonly session: Session;
   /** The identity that opened the session; every request of it must come with a token of the same. */
@@ -347,18 +349,17 @@ export class StreamableHttpTransport {
    */
   private roomForSession(): boolean {
     if (this.sessionCount < this.options.maxSessions) return true;
-    for (const [id, state] of this.sessions) {
-      // The map is in order of last activity (touch), the least recent first.
-      if (state.busy) continue;
-      this.sessions.delete(id);
-      state.close();
-      this.server.logger(
-        "info",
-        `evicted idle session ${id} (inactive for ${Date.now() - state.lastActive} ms) to make room for a new one`,
-      );
-      return true;
-    }
-    return false;
+    let idlest: HttpSession | undefined;
+    for (const state of this.sessions.values())
+      if ((idlest === undefined || state.activeSeq < idlest.activeSeq) && !state.busy) idlest = state;
+    if (!idlest) return false;
+    this.sessions.delete(idlest.id);
+    idlest.close();
+    this.server.logger(
+      "info",
+      `evicted idle session ${idlest.id} (inactive for ${Date.now() - idlest.lastActive} ms) to make room for a new one`,
+    );
+    return true;
   }
 
   private newSessionId(): string {
@@ -366,11 +367,17 @@ export class StreamableHttpTransport {
     return this.sessionIdPrefix + nodeCrypto().randomBytes(16).toString("hex");
   }
 
-  /** Marks activity, keeping the sessions map in order of last activity. */
+  private activity = 0;
+
+  /**
+   * Marks activity. A count rather than the map kept in order of activity (a
+   * delete and a set per request): a Map's table is rebuilt as entries come
+   * and go, and after a full GC every rebuilt table was promoted (see
+   * runtime/id-map.ts); the eviction that needs the order scans instead.
+   */
   private touch(state: HttpSession): void {
     state.lastActive = Date.now();
-    this.sessions.delete(state.id);
-    this.sessions.set(state.id, state);
+    state.activeSeq = ++this.activity;
   }
 
   /** The request handler, for node:http or any framework that hands over IncomingMessage and ServerResponse. */
@@ -495,6 +502,7 @@ export class StreamableHttpTransport {
         return {};
       }
       this.sessions.set(state.id, state);
+      this.touch(state);
       return { "Mcp-Session-Id": state.id };
     };
     const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers), undefined, auth);
