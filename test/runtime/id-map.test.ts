@@ -113,7 +113,8 @@ describe("IdMap", () => {
     };
     // Few distinct ids, so that the same ones come back, collide and are deleted mid-chain.
     const pool: (string | number)[] = [];
-    for (let i = 0; i < 300; i++) pool.push(i, String(i), i + 0.5, -i - 1, 2 ** 40 + i, `req-${i}-${"x".repeat(i % 7)}`);
+    for (let i = 0; i < 300; i++)
+      pool.push(i, String(i), i + 0.5, -i - 1, 2 ** 40 + i, `req-${i}-${"x".repeat(i % 7)}`);
     const map = new IdMap<string | number, number>();
     const reference = new Map<string | number, number>();
     for (let step = 0; step < 60_000; step++) {
