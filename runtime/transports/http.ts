@@ -380,14 +380,36 @@ export class StreamableHttpTransport {
     state.activeSeq = ++this.activity;
   }
 
-  /** The request handler, for node:http or any framework that hands over IncomingMessage and ServerResponse. */
+  /**
+   * The request handler, for node:http or any framework that hands over
+   * IncomingMessage and ServerResponse. A POST's path is callbacks, not
+   * promises (no microtask turns between the body's end and the session);
+   * whatever throws on it, now or in a callback, ends as a 500 (failed).
+   */
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
-    this.route(request, response).catch((error: unknown) => {
-      this.server.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
-      if (!response.headersSent) httpError(response, 500, "Internal Server Error");
-      else response.end();
-    });
+    try {
+      this.route(request, response);
+    } catch (error) {
+      this.failed(request, response, error);
+    }
   };
+
+  /** A request whose handling threw: logged, and a 500 if nothing was sent yet. */
+  private failed(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    this.server.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
+    if (!response.headersSent) httpError(response, 500, "Internal Server Error");
+    else response.end();
+  }
+
+  /** Runs a step of a request's handling from a callback or a promise, as handle runs the first. */
+  private guarded(request: IncomingMessage, response: ServerResponse, step: () => void | Promise<void>): void {
+    try {
+      const pending = step();
+      if (pending) pending.catch((error: unknown) => this.failed(request, response, error));
+    } catch (error) {
+      this.failed(request, response, error);
+    }
+  }
 
   /** Ends every session and stops the idle sweep. */
   close(): void {
@@ -399,7 +421,7 @@ export class StreamableHttpTransport {
     this.sharedSession?.close();
   }
 
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private route(request: IncomingMessage, response: ServerResponse): void {
     const refusal = this.guard.refusal(request);
     if (refusal) return httpError(response, 403, `Forbidden: ${refusal}`);
     const path = pathOf(request);
@@ -410,18 +432,26 @@ export class StreamableHttpTransport {
       if (this.resourceServer?.metadataPaths.includes(path)) return this.metadata(request, response);
       return httpError(response, 404, `Not Found: ${path}`);
     }
-    let auth: RequestAuth | undefined;
-    if (this.resourceServer) {
-      // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
-      const outcome = await this.resourceServer.authenticate(request, (message) =>
-        this.server.logger("warning", message),
-      );
+    if (!this.resourceServer) return this.routeEndpoint(request, response, path, undefined);
+    // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
+    const resourceServer = this.resourceServer;
+    this.guarded(request, response, async () => {
+      const outcome = await resourceServer.authenticate(request, (message) => this.server.logger("warning", message));
       if (!outcome.ok) return httpError(response, outcome.status, outcome.message, outcome.headers);
-      auth = { authorization: outcome.authorization, server: this.resourceServer };
-    }
+      this.routeEndpoint(request, response, path, { authorization: outcome.authorization, server: resourceServer });
+    });
+  }
+
+  private routeEndpoint(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    auth: RequestAuth | undefined,
+  ): void {
+    const { legacy } = this.options;
     if (path === this.options.path) {
       if (request.method === "POST") return this.post(request, response, auth);
-      if (request.method === "GET") return this.get(request, response, auth);
+      if (request.method === "GET") return this.guarded(request, response, () => this.get(request, response, auth));
       if (request.method === "DELETE") return this.delete(request, response, auth);
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET, POST, DELETE" });
     }
@@ -453,7 +483,7 @@ export class StreamableHttpTransport {
 
   // --- Streamable HTTP ------------------------------------------------------------
 
-  private async post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): Promise<void> {
+  private post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     // basic/transports#sending-messages-to-the-server: the client MUST accept both.
     if (accepted(request) !== (ACCEPTS_JSON | ACCEPTS_SSE))
       return httpError(
@@ -461,8 +491,16 @@ export class StreamableHttpTransport {
         406,
         "Not Acceptable: the Accept header must list application/json and text/event-stream",
       );
-    const message = await this.readMessage(request, response);
-    if (message === undefined) return;
+    this.readMessage(request, response, (message) => this.postMessage(request, response, message, auth));
+  }
+
+  /** A POST's message, read and parsed. */
+  private postMessage(
+    request: IncomingMessage,
+    response: ServerResponse,
+    message: unknown,
+    auth: RequestAuth | undefined,
+  ): void {
     if (this.perRequest(request, message)) return this.postPerRequest(request, response, message, auth);
     if (!this.options.sessions) return this.postStateless(request, response, message, auth);
 
@@ -648,33 +686,27 @@ export class StreamableHttpTransport {
     return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.server.served.supportedVersions.join(", ")})`;
   }
 
-  /** The body as one JSON value, or undefined once an error response went out (413, 415, 400). */
-  private async readMessage(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+  /** The body as one JSON value, to `then`; or an error response (413, 415, 400) and no call. */
+  private readMessage(request: IncomingMessage, response: ServerResponse, then: (message: unknown) => void): void {
     const type = request.headers["content-type"] ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
-      return undefined;
-    }
-    let text: string;
-    try {
-      text = await readBody(request, this.options.maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLarge)
-        httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
-      else httpError(response, 400, `Bad Request: ${(error as Error).message}`);
-      return undefined;
-    }
-    const parsed = parseJson(text);
-    if (!parsed.ok) {
-      jsonRpcError(
-        response,
-        400,
-        -32700,
-        `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
-      );
-      return undefined;
-    }
-    return parsed.value;
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      return httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
+    readBody(request, this.options.maxBodyBytes, (error, text) =>
+      this.guarded(request, response, () => {
+        if (error instanceof BodyTooLarge)
+          return httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
+        if (error) return httpError(response, 400, `Bad Request: ${error.message}`);
+        const parsed = parseJson(text);
+        if (!parsed.ok)
+          return jsonRpcError(
+            response,
+            400,
+            -32700,
+            `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
+          );
+        then(parsed.value);
+      }),
+    );
   }
 
   // --- HTTP+SSE (2024-11-05) ---------------------------------------------------------
@@ -704,16 +736,19 @@ export class StreamableHttpTransport {
     });
   }
 
-  private async legacyPost(
-    request: IncomingMessage,
-    response: ServerResponse,
-    auth: RequestAuth | undefined,
-  ): Promise<void> {
+  private legacyPost(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     const legacy = id === null ? undefined : this.legacy.get(id);
     if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
-    const message = await this.readMessage(request, response);
-    if (message === undefined) return;
+    this.readMessage(request, response, (message) => this.legacyMessage(response, legacy, message, auth));
+  }
+
+  private legacyMessage(
+    response: ServerResponse,
+    legacy: { session: Session; write(json: string): void },
+    message: unknown,
+    auth: RequestAuth | undefined,
+  ): void {
     // Replies travel on the SSE stream; the channel carries this POST's authorization.
     const channel: Channel = {
       reply: (json) => {

@@ -186,6 +186,28 @@ describe("status codes", () => {
     expect(streamed.status).toBe(413);
   });
 
+  test("500: a failure after the body was read (in its callback) is answered and logged; the server keeps serving", async () => {
+    const logged: string[] = [];
+    const server = buildEverythingServer({ logger: (level, message) => void logged.push(`${level}: ${message}`) });
+    const handle = await serveHttp(server, { sessions: false });
+    handles.push(handle);
+    const connect = server.connect.bind(server);
+    // Stateless POSTs connect a session per request, once the body is in: make that throw once.
+    server.connect = () => {
+      server.connect = connect;
+      throw new Error("no session today");
+    };
+    const failed = await post(handle.url, call(1, "echo", { text: "a" }), {
+      "MCP-Protocol-Version": "2025-11-25",
+    });
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.body).error.message).toBe("Internal Server Error");
+    expect(logged).toContain("error: HTTP POST /mcp failed");
+    const next = await post(handle.url, call(2, "echo", { text: "b" }), { "MCP-Protocol-Version": "2025-11-25" });
+    expect(next.status).toBe(200);
+    expect(JSON.parse(next.body).result.content[0].text).toContain("b");
+  });
+
   test("409: a second standalone stream for one session; 503 past maxSessions when every session is busy", async () => {
     const { url } = await start({ maxSessions: 1 });
     const sessionId = await openSession(url);
