@@ -190,7 +190,9 @@ class PostExchange implements Channel {
     } else if (json === null) {
       this.response.writeHead(204, this.responseHeaders()).end(); // every request in it was cancelled
     } else {
-      this.response.writeHead(200, { ...JSON_HEADERS, ...this.responseHeaders() }).end(json);
+      const headers = this.responseHeaders();
+      // Most exchanges add no header: the shared object, not a copy, for every answer.
+      this.response.writeHead(200, headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }).end(json);
     }
     this.onDone();
   }
@@ -801,7 +803,8 @@ export async function serveHttp(server: McpServer, options: HttpOptions = {}): P
 
 // --- helpers -------------------------------------------------------------------------
 
-const noHeaders = () => ({});
+const NO_HEADERS: Record<string, string> = Object.freeze({});
+const noHeaders = () => NO_HEADERS;
 
 function once<T>(compute: () => T): () => T {
   let value: { v: T } | undefined;
