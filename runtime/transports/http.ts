@@ -16,13 +16,18 @@ import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
-import type { RequestHeaders } from "../server/context.js";
-import type { ReplyOutcome } from "../server/replies.js";
 import { statedVersion } from "../server/meta.js";
 import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
-import type { Authorization } from "../server/authorization.js";
-import { InMemoryEventStore, ResponseStream, SseStream, openEventStream, overfull, type EventStore } from "./sse.js";
+import { InMemoryEventStore, openEventStream, overfull, type EventStore } from "./sse.js";
+import {
+  HttpSession,
+  JSON_HEADERS,
+  PerRequestExchange,
+  PostExchange,
+  noHeaders,
+  type RequestAuth,
+} from "./http-exchanges.js";
 
 /**
  * How a POST carrying a request is answered. "auto": one JSON response,
@@ -77,217 +82,11 @@ export interface HttpOptions extends GuardOptions {
   auth?: AuthOptions;
 }
 
-/** A request's verified authorization and the resource server that checked it (for 403 challenges). */
-interface RequestAuth {
-  readonly authorization: Authorization;
-  readonly server: ResourceServer;
-}
-
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
 function principalOf(auth: RequestAuth | undefined): string {
   if (!auth) return "";
   const { issuer = "", subject = "", clientId = "" } = auth.authorization.info;
   return JSON.stringify([issuer, subject, clientId]);
-}
-
-const JSON_HEADERS = { "Content-Type": "application/json" };
-/** Streams kept per session for resumption; older finished ones are forgotten. */
-const STREAMS_PER_SESSION = 64;
-
-/** A stateful Streamable HTTP session: the MCP session and its SSE streams. */
-class HttpSession {
-  readonly streams = new Map<string, SseStream>();
-  standalone: SseStream | null = null;
-  lastActive = Date.now();
-  /** The transport's activity count at this session's last request: the least recent is evicted first. */
-  activeSeq = 0;
-  private streamCount = 0;
-  readonly session: Session;
-  /** The identity that opened the session; every request of it must come with a token of the same. */
-  principal = "";
-
-  private readonly logger: McpServer["logger"];
-
-  constructor(
-    readonly id: string,
-    server: McpServer,
-    private readonly store: EventStore,
-    private readonly retryMs: number,
-  ) {
-    this.logger = server.logger;
-    // What no request caused (list_changed, resource updates) goes on the standalone stream, if any.
-    this.session = server.connect((json) => this.sendStandalone(json));
-  }
-
-  /** On the standalone stream (kept for resumption even while no GET carries it); dropped when there is none. */
-  sendStandalone(json: string): void {
-    if (this.standalone) this.standalone.send(json);
-    else this.logger("debug", "not sent: the client has no standalone SSE stream open", json);
-  }
-
-  newStream(): SseStream {
-    const id = `s${++this.streamCount}`;
-    const stream = new SseStream(id, `${this.id}/${id}`, this.store, this.retryMs);
-    this.streams.set(id, stream);
-    if (this.streams.size > STREAMS_PER_SESSION) {
-      for (const [oldId, old] of this.streams) {
-        if (!old.ended || this.streams.size <= STREAMS_PER_SESSION) continue;
-        this.streams.delete(oldId);
-        this.store.forget(old.key);
-      }
-    }
-    return stream;
-  }
-
-  /** A stream is connected, or the session has work in flight: evicting it would lose something. */
-  get busy(): boolean {
-    if (this.session.busy) return true;
-    for (const stream of this.streams.values()) if (stream.connected) return true;
-    return false;
-  }
-
-  close(): void {
-    this.session.close();
-    for (const stream of this.streams.values()) {
-      stream.end();
-      this.store.forget(stream.key);
-    }
-    this.streams.clear();
-  }
-}
-
-/** The exchange of one POST that carries a request: its reply, and what the handler sends meanwhile. */
-class PostExchange implements Channel {
-  private stream: SseStream | null = null;
-  private done = false;
-
-  constructor(
-    private readonly response: ServerResponse,
-    private readonly mode: ResponseMode,
-    /** The stateful session, or null when stateless (no resumption, no standalone stream). */
-    private readonly owner: HttpSession | null,
-    private readonly retryMs: number,
-    /** Headers for the response, decided when it starts (the session id after initialize). */
-    private readonly responseHeaders: () => Record<string, string>,
-    private readonly onDone: () => void = () => {},
-    private readonly auth?: RequestAuth,
-  ) {}
-
-  get authorization(): Authorization | undefined {
-    return this.auth?.authorization;
-  }
-
-  reply(json: string | null, outcome?: ReplyOutcome): void {
-    if (this.done) return;
-    this.done = true;
-    if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
-      const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.responseHeaders() }).end(json);
-    } else if (this.stream || (this.mode === "sse" && json !== null)) {
-      this.upgrade();
-      if (json !== null) this.stream!.send(json);
-      this.stream!.end(); // basic/transports: after the response, the server terminates the stream
-    } else if (json === null) {
-      this.response.writeHead(204, this.responseHeaders()).end(); // every request in it was cancelled
-    } else {
-      const headers = this.responseHeaders();
-      // Most exchanges add no header: the shared object, not a copy, for every answer.
-      this.response.writeHead(200, headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }).end(json);
-    }
-    this.onDone();
-  }
-
-  send(json: string): void {
-    if (this.done || this.mode === "json") {
-      // Not deliverable on this exchange: the standalone stream, if the client keeps one.
-      this.owner?.sendStandalone(json);
-      return;
-    }
-    this.upgrade();
-    this.stream!.send(json);
-  }
-
-  closeConnection(retryMs?: number): boolean {
-    if (this.done || this.mode === "json" || !this.owner) return false;
-    this.upgrade();
-    return this.stream!.disconnect(retryMs);
-  }
-
-  private upgrade(): void {
-    if (this.stream) return;
-    this.stream = this.owner ? this.owner.newStream() : new SseStream("s1", "", discardingStore, this.retryMs); // stateless: nothing to resume
-    void this.stream.attach(this.response, undefined, this.responseHeaders());
-  }
-}
-
-const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], forget: () => {} };
-
-/**
- * The exchange of one POST of a per-request revision. Its reply's status
- * follows the error (2026-07-28 basic/transports/streamable-http): 400 for
- * HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion
- * and malformed requests, 404 for an unknown method. The client closing the
- * response before the reply is the request's cancellation (#cancellation).
- */
-class PerRequestExchange implements Channel {
-  readonly isolated = true;
-  private stream: ResponseStream | null = null;
-  private done = false;
-
-  constructor(
-    private readonly response: ServerResponse,
-    private readonly mode: ResponseMode,
-    readonly headers: RequestHeaders,
-    private readonly keepAliveMs: number,
-    private readonly logger: McpServer["logger"],
-    private readonly auth?: RequestAuth,
-  ) {}
-
-  get authorization(): Authorization | undefined {
-    return this.auth?.authorization;
-  }
-
-  onClose(cancel: () => void): void {
-    this.response.once("close", () => {
-      if (this.done) return;
-      this.done = true;
-      cancel();
-    });
-  }
-
-  reply(json: string | null, outcome?: ReplyOutcome): void {
-    if (this.done) return;
-    this.done = true;
-    if (this.stream) {
-      if (json !== null) this.stream.send(json);
-      this.stream.end(); // the final response terminates the stream
-    } else if (json === null) {
-      this.response.writeHead(204).end();
-    } else if (outcome?.requiredScopes && this.auth) {
-      const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers }).end(json);
-    } else {
-      this.response.writeHead(statusOf(outcome), JSON_HEADERS).end(json);
-    }
-  }
-
-  send(json: string): void {
-    if (this.done) return;
-    if (this.mode === "json") {
-      this.logger("debug", "not sent: the response mode is json and the request's reply has not gone yet", json);
-      return;
-    }
-    this.stream ??= new ResponseStream(this.response, this.keepAliveMs);
-    this.stream.send(json);
-  }
-}
-
-/** The HTTP status of a per-request reply (2026-07-28 streamable-http#protocol-version-header, basic/index#meta). */
-function statusOf(outcome: ReplyOutcome | undefined): number {
-  if (!outcome) return 200;
-  if (outcome.code === -32601) return 404;
-  if (outcome.malformed || outcome.code === -32020 || outcome.code === -32021 || outcome.code === -32022) return 400;
-  return 200;
 }
 
 export class StreamableHttpTransport {
@@ -802,9 +601,6 @@ export async function serveHttp(server: McpServer, options: HttpOptions = {}): P
 }
 
 // --- helpers -------------------------------------------------------------------------
-
-const NO_HEADERS: Record<string, string> = Object.freeze({});
-const noHeaders = () => NO_HEADERS;
 
 function once<T>(compute: () => T): () => T {
   let value: { v: T } | undefined;
