@@ -176,10 +176,12 @@ export class CheckEmitter {
     for (const property of properties) {
       const key = JSON.stringify(property.name);
       const checks = this.statements(property.type, "x", key, this.propertyHint(property, owner), property.constraints);
+      // An optional property that takes any value (unknown) has nothing to check: not even read.
+      if (property.optional && checks.length === 0) continue;
       body.push(`x = ${this.read("v", property.name)};`);
       if (!property.optional) {
         body.push(`if (x === undefined) return ${this.runtime("missing")}(f, ${key});`, ...checks);
-      } else if (checks.length > 0) {
+      } else {
         body.push(`if (x !== undefined) {`, ...checks, `}`);
       }
     }

@@ -286,7 +286,6 @@ export function cJSONRPCError$error(v: unknown, f: Failure | null): boolean {
   x = v["message"];
   if (x === undefined) return missing(f, "message");
   if (typeof x !== "string") return failAt(f, "message", "type", "must be string");
-  x = v["data"];
   return true;
 }
 
