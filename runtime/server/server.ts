@@ -905,12 +905,17 @@ export class McpServer implements SessionHost {
   private toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): ToolOutcome | Promise<ToolOutcome> {
     if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
     if (returned instanceof InputRequired) return returned;
-    // Object.assign, not a spread: V8 (Node 20) slows every later access to a spread copy that then gains a field.
-    const result = Object.assign({}, returned) as ToolResult;
-    const structured = result.structuredContent;
+    const structured = returned.structuredContent;
     // server/tools#structured-content: a tool returning structured content SHOULD also return it serialized in a text block.
-    if (result.content === undefined || (result.content.length === 0 && structured !== undefined))
-      result.content = structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }];
+    const fill = returned.content === undefined || (returned.content.length === 0 && structured !== undefined);
+    // A plain object that needs nothing filled in goes on as it is (nothing downstream changes a result in
+    // place); else a copy, so that the handler's object is not changed and what the checks read is what
+    // JSON.stringify writes (a class's getters are not own properties). Object.assign, not a spread: V8
+    // (Node 20) slows every later access to a spread copy that then gains a field.
+    const result = (
+      fill || Object.getPrototypeOf(returned) !== Object.prototype ? Object.assign({}, returned) : returned
+    ) as ToolResult;
+    if (fill) result.content = structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }];
     if (!tool.tool.outputSchema || result.isError) return result;
     // server/tools#output-schema: structured results MUST conform to the output schema.
     const name = tool.tool.name;

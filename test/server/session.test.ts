@@ -29,6 +29,28 @@ afterEach(() => {
 
 const text = (response: Record<string, any>) => response["result"]["content"][0]["text"];
 
+test("a tool's result object is never changed, and what is checked is what is sent (a class's getters are not)", async () => {
+  const server = new McpServer({ name: "results", version: "1" }, quiet);
+  const frozen = Object.freeze({ content: Object.freeze([Object.freeze({ type: "text", text: "as is" })]) });
+  const structuredOnly = { structuredContent: { n: 1 } };
+  class Gotten {
+    get content() {
+      return [{ type: "text", text: "from a getter" }];
+    }
+  }
+  server.tool("frozen", { inputSchema: { type: "object" } }, () => frozen);
+  server.tool("structured", { inputSchema: { type: "object" } }, () => structuredOnly as never);
+  server.tool("gotten", { inputSchema: { type: "object" } }, () => new Gotten() as never);
+  const client = await connect("2025-11-25", { server });
+  expect(text(await client.request("tools/call", { name: "frozen", arguments: {} }))).toBe("as is");
+  const structured = await client.request("tools/call", { name: "structured", arguments: {} });
+  expect(structured["result"]["content"]).toEqual([{ type: "text", text: '{"n":1}' }]);
+  expect(structuredOnly).toEqual({ structuredContent: { n: 1 } }); // the text block went on a copy
+  // JSON would drop the prototype's getter: the result is judged as sent, without content (-32603).
+  const gotten = await client.request("tools/call", { name: "gotten", arguments: {} });
+  expect(gotten["error"]["code"]).toBe(-32603);
+});
+
 test("the four revisions with the initialize handshake are served", () => {
   expect(statefulRevisions).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]);
 });
