@@ -38,7 +38,7 @@ test("a tool's result object is never changed, and what is checked is what is se
       return [{ type: "text", text: "from a getter" }];
     }
   }
-  server.tool("frozen", { inputSchema: { type: "object" } }, () => frozen);
+  server.tool("frozen", { inputSchema: { type: "object" } }, () => frozen as never);
   server.tool("structured", { inputSchema: { type: "object" } }, () => structuredOnly as never);
   server.tool("gotten", { inputSchema: { type: "object" } }, () => new Gotten() as never);
   const client = await connect("2025-11-25", { server });
