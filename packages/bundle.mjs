@@ -63,6 +63,13 @@ export async function bundleRuntime(manifest, into) {
   await bundle.write({
     dir: into,
     format: "esm",
+    // ASCII only: V8 keeps a module's source for lazy compilation, and one
+    // non-ASCII character (a "§" in a comment) makes it a two-byte string
+    // (twice the memory, a slower decode and scan). JSDoc goes too: the .d.ts
+    // files beside the entries carry it to editors, and the loader would only
+    // decode and scan it. Annotations (/* @__PURE__ */) and legal comments stay.
+    charset: "ascii",
+    comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].js",
     chunkFileNames: "dist/chunks/[name]-[hash].js",
     // Few chunks, each what one kind of session needs together: every module a

@@ -265,6 +265,23 @@ process.stdout.write(JSON.stringify(out));
     expect(readFileSync(join(chunks, shapesChunk), "utf8")).toMatch(/const types = JSON\.parse\("/);
   });
 
+  test("the bundle's JavaScript is ASCII and carries no JSDoc (one-byte module sources for V8; the .d.ts files keep the docs)", () => {
+    const dist = join(consumer, "node_modules", "mcpgen", "dist");
+    const javascript = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith(".js"));
+    expect(javascript.length).toBeGreaterThan(10);
+    const offending = javascript.flatMap((f) => {
+      const text = readFileSync(join(dist, f), "utf8");
+      const nonAscii = /[^\x00-\x7f]/.exec(text);
+      return [
+        ...(nonAscii ? [`${f}: non-ASCII ${JSON.stringify(text.slice(nonAscii.index - 20, nonAscii.index + 5))}`] : []),
+        ...(/^\s*\/\*\*\s/m.test(text) ? [`${f}: JSDoc`] : []),
+      ];
+    });
+    expect(offending).toEqual([]);
+    // The docs are still shipped, in the declarations.
+    expect(readFileSync(join(dist, "runtime", "server", "server.d.ts"), "utf8")).toMatch(/\/\*\*/);
+  });
+
   test("a server built on mcpgen/server and mcpgen/stdio type-checks and answers initialize at two revisions", () => {
     const { status, output } = compile(
       {
