@@ -98,8 +98,13 @@ export interface SessionHost {
 /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
 const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
 
-/** Ids of finished requests are remembered this far back, so that a reused id is refused (basic#requests). */
-const REMEMBERED_IDS = 4096;
+/**
+ * Ids of finished requests are remembered this far back, so that a reused id
+ * is refused (basic#requests). 1,024: the window costs a busy session ~40 KB
+ * (4,096 held ~160 KB, and sixteen sessions growing theirs at once were most
+ * of what the HTTP bench's legacy server kept through young collections).
+ */
+export const REMEMBERED_IDS = 1024;
 /**
  * What one session may hold at once, so that a client cannot grow the server's
  * memory without bound; beyond each, the new item is refused with an error

@@ -3,6 +3,7 @@
 // validator of the negotiated revision (ScriptedClient.problems).
 import { afterEach, describe, expect, test } from "vitest";
 import { McpServer } from "../../runtime/server/index.js";
+import { REMEMBERED_IDS } from "../../runtime/server/session.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
 import { inProcess, statefulRevisions, type ScriptedClient } from "./support.js";
 
@@ -165,6 +166,17 @@ describe.each(statefulRevisions)("revision %s", (revision) => {
     client.notify("notifications/cancelled", { requestId: { not: "an id" } });
     await client.request("ping");
     expect(client.received.length).toBe(before + 1);
+  });
+
+  test("a finished request's id is refused while it is among the last REMEMBERED_IDS, served again after", async () => {
+    // The window is bounded (a client cannot grow it); the handshake's own requests share it.
+    const client = await connect(revision);
+    await client.request("ping", undefined, "first");
+    let id = 1;
+    for (; id < REMEMBERED_IDS - 2; id++) await client.request("ping", undefined, id);
+    expect((await client.request("ping", undefined, "first"))["error"]).toMatchObject({ code: -32600 });
+    for (const end = id + 4; id < end; id++) await client.request("ping", undefined, id);
+    expect(await client.request("ping", undefined, "first")).toMatchObject({ result: {} });
   });
 
   test("cancellation aborts the handler and suppresses its response", async () => {
