@@ -7,13 +7,14 @@
 // compiler (--no-opt): unoptimized code is what a server runs while it warms
 // up, and where that retention showed on every call (~7.9 KB survived a call,
 // against ~60 B without it).
+// A legacy session's calls are held to the same bound.
 // The fixture is compiled by `npm test` (tsconfig.scripts.json) into dist/.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { ACCEPT_BOTH, raw } from "./http-support.js";
+import { ACCEPT_BOTH, initializeMessage, post, raw } from "./http-support.js";
 import { requestMeta } from "./per-request-support.js";
 
 const fixture = fileURLToPath(new URL("../../dist/test/fixtures/servers/young-survival.js", import.meta.url));
@@ -45,21 +46,25 @@ afterAll(() => {
   child?.kill("SIGKILL");
 });
 
+/** A legacy (2025-11-25) session's id once opened; per-request calls until then. */
+let sessionId: string | undefined;
+
 async function call(name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const id = nextId++;
+  const perRequest = sessionId === undefined;
   const response = await raw("POST", url, {
     headers: {
       "Content-Type": "application/json",
       Accept: ACCEPT_BOTH,
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": "tools/call",
-      "Mcp-Name": name,
+      ...(perRequest
+        ? { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name }
+        : { "MCP-Protocol-Version": "2025-11-25", "Mcp-Session-Id": sessionId! }),
     },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
-      params: { name, arguments: args, _meta: requestMeta() },
+      params: perRequest ? { name, arguments: args, _meta: requestMeta() } : { name, arguments: args },
     }),
     agent,
   });
@@ -86,6 +91,20 @@ test("per-request tools/call: a call's objects die young, whether its handler an
   for (const tool of ["echo", "later"]) {
     const { perCall, scavenges } = await survivalOf(tool);
     // Enough scavenges for an average; fewer would mean the calls allocated far less than they do.
+    expect(scavenges, tool).toBeGreaterThan(5);
+    expect(perCall, `${tool}: bytes surviving scavenges per call`).toBeLessThan(BOUND);
+  }
+}, 120_000);
+
+test("legacy session tools/call: the same, the session's window of finished ids included", async () => {
+  const opened = await post(url, initializeMessage());
+  expect(opened.status).toBe(200);
+  sessionId = opened.headers["mcp-session-id"] as string;
+  const headers = { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
+  expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+  for (let i = 0; i < 100; i++) await call("echo", { text: "warm" });
+  for (const tool of ["echo", "later"]) {
+    const { perCall, scavenges } = await survivalOf(tool);
     expect(scavenges, tool).toBeGreaterThan(5);
     expect(perCall, `${tool}: bytes surviving scavenges per call`).toBeLessThan(BOUND);
   }
