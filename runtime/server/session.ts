@@ -35,7 +35,7 @@ import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
 import { handlerWire, type ServedRevisions, type Wire } from "./revisions.js";
 import type { WireSource } from "./wires.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
-import { errorJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
+import { errorJson, idJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
 import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
@@ -1135,7 +1135,7 @@ export class Session {
     const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
     return this.outgoing.send(
       method,
-      (id) => channel.send(`{${JSONRPC},"id":${id},"method":${JSON.stringify(method)}${paramsJson}}`),
+      (id) => channel.send(`{${JSONRPC},"id":${idJson(id)},"method":${JSON.stringify(method)}${paramsJson}}`),
       {
         ...(options.signal ? { signal: options.signal } : {}),
         timeoutMs: options.timeoutMs ?? this.host.requestTimeoutMs,
