@@ -581,7 +581,7 @@ export class Session {
     // tools/call alive through the young generation's collections (~8 KB a call survived them while
     // unoptimized, against ~60 B; over a warm-up, new space grew to its maximum and RSS with it). A
     // bound function holds the inflight without a context (test/server/young-survival.test.ts).
-    if (round && inflight.scope.perRequest) round.onMissing = this.inputMissing.bind(this, inflight);
+    if (round && inflight.scope.perRequest) round.onMissing = this.inputMissing.bind(this, inflight, round);
     let outcome: unknown;
     try {
       outcome = handler(inflight.params, new RequestContext(this, inflight));
@@ -839,8 +839,7 @@ export class Session {
   }
 
   /** A per-request round's first missing input: the round ends once the handler's run has asked for all it will. */
-  private inputMissing(inflight: Inflight): void {
-    const round = inflight.round!;
+  private inputMissing(inflight: Inflight, round: InputRound): void {
     setImmediate(() => this.sendInputRequired(inflight, round.missing, round.state));
   }
 
