@@ -2,12 +2,11 @@
 // child process on loopback: every response accounted for, and after the
 // sessions are deleted the server's heap is back near where it started.
 // The fixture is compiled by `npm test` (tsconfig.scripts.json) into dist/.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { ACCEPT_BOTH, initializeMessage, raw } from "./http-support.js";
+import { ACCEPT_BOTH, initializeMessage, raw, startFixture } from "./http-support.js";
 
 const fixture = fileURLToPath(new URL("../../dist/test/fixtures/servers/http.js", import.meta.url));
 const SESSIONS = 200;
@@ -17,17 +16,7 @@ let url: string;
 let agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 beforeAll(async () => {
-  if (!existsSync(fixture)) throw new Error(`${fixture} is missing: run npm test (it compiles the fixtures) first`);
-  child = spawn(process.execPath, ["--expose-gc", fixture], { stdio: ["pipe", "pipe", "pipe"] });
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the HTTP fixture did not start")), 20_000);
-    child.stdout.setEncoding("utf8");
-    child.stdout.once("data", (line: string) => {
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once("exit", (code) => reject(new Error(`the HTTP fixture exited with ${code}`)));
-  });
+  ({ child, url } = await startFixture(fixture, ["--expose-gc"]));
 });
 
 afterAll(() => {

@@ -1,5 +1,7 @@
 // Raw HTTP for the transport tests: node:http requests with full control of
 // the headers (fetch will not send a forged Host), and an SSE reader.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
 import { request, type Agent, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 
 export interface RawResponse {
@@ -148,4 +150,27 @@ export function openSse(
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/**
+ * Starts a compiled HTTP fixture (dist/test/fixtures/servers/*.js, built by
+ * `npm test`) with Node flags, and resolves with it and the endpoint URL it
+ * prints on the first line of stdout.
+ */
+export async function startFixture(
+  fixture: string,
+  nodeFlags: readonly string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  if (!existsSync(fixture)) throw new Error(`${fixture} is missing: run npm test (it compiles the fixtures) first`);
+  const child = spawn(process.execPath, [...nodeFlags, fixture], { stdio: ["pipe", "pipe", "pipe"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${fixture} did not start`)), 20_000);
+    child.stdout.setEncoding("utf8");
+    child.stdout.once("data", (line: string) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once("exit", (code) => reject(new Error(`${fixture} exited with ${code}`)));
+  });
+  return { child, url };
 }

@@ -9,12 +9,11 @@
 // against ~60 B without it).
 // A legacy session's calls are held to the same bound.
 // The fixture is compiled by `npm test` (tsconfig.scripts.json) into dist/.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { Agent } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { ACCEPT_BOTH, initializeMessage, post, raw } from "./http-support.js";
+import { ACCEPT_BOTH, initializeMessage, post, raw, startFixture } from "./http-support.js";
 import { requestMeta } from "./per-request-support.js";
 
 const fixture = fileURLToPath(new URL("../../dist/test/fixtures/servers/young-survival.js", import.meta.url));
@@ -28,17 +27,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let nextId = 1;
 
 beforeAll(async () => {
-  if (!existsSync(fixture)) throw new Error(`${fixture} is missing: run npm test (it compiles the fixtures) first`);
-  child = spawn(process.execPath, ["--no-opt", fixture], { stdio: ["pipe", "pipe", "pipe"] });
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the fixture did not start")), 20_000);
-    child.stdout.setEncoding("utf8");
-    child.stdout.once("data", (line: string) => {
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once("exit", (code) => reject(new Error(`the fixture exited with ${code}`)));
-  });
+  ({ child, url } = await startFixture(fixture, ["--no-opt"]));
 });
 
 afterAll(() => {
