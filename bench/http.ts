@@ -32,14 +32,18 @@
 // tools/call through two processes sharing Redis vs one, and a task cycle on
 // the Redis store vs the in-memory one (skipped with --only, unless a word is "cluster").
 //
-// Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR]
-//   --only      rows whose name contains one of the comma-separated words (the floors always run)
-//   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
+// Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR] [--instructions]
+//   --only          rows whose name contains one of the comma-separated words (the floors always run)
+//   --cpu-prof      write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
+//   --instructions  instead of the timed rounds: the instructions each server executes per request once
+//                   warmed up (1,500 calls a client; bench/instructions.ts, valgrind), for the floors and
+//                   mcpgen's rows unless --only names others
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
+import { instructionsOf } from "./instructions.js";
 import { targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
@@ -75,9 +79,51 @@ const allTargets: { name: string; script: string; args: string[]; mode: Mode }[]
 ];
 /** The floor each mode's rows are compared with. */
 const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request": "floor, per-request body" };
+const countInstructions = process.argv.includes("--instructions");
 const targets = allTargets.filter(
-  (t) => only === undefined || t.name === floors[t.mode] || only.some((word) => t.name.includes(word)),
+  (t) =>
+    t.name === floors[t.mode] ||
+    (only === undefined
+      ? !countInstructions || t.name.startsWith("mcpgen")
+      : only.some((word) => t.name.includes(word))),
 );
+
+if (countInstructions) {
+  // Two runs per server under callgrind, the same warm-up in both, the calls in one: their
+  // difference is the calls' alone (the start, the warm-up and the exit cancel out).
+  const warm = quick ? 10 : 1_500;
+  const calls = quick ? 20 : 300;
+  const run = (target: (typeof targets)[number], measured: number) =>
+    instructionsOf([target.script, ...target.args], async (url) => {
+      const team = Array.from({ length: clients }, () => new BenchClient(url, target.mode));
+      await Promise.all(team.map((c) => c.open()));
+      await Promise.all(team.map((c) => c.run(warm, [])));
+      if (measured > 0) await Promise.all(team.map((c) => c.run(measured, [])));
+      for (const c of team) c.close();
+    });
+  const perRequest = new Map<string, number>();
+  for (const target of targets) {
+    const [base, full] = await Promise.all([run(target, 0), run(target, calls)]);
+    perRequest.set(target.name, (full - base) / (clients * calls));
+  }
+  console.log(
+    `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; instructions the server executed ` +
+      `per request (callgrind, user space, V8 single-threaded), ${clients} keep-alive clients x ${calls} calls after ${warm} each\n`,
+  );
+  const rows = targets.map((t) => [
+    t.name,
+    (perRequest.get(t.name)! / 1000).toFixed(1),
+    `${(perRequest.get(t.name)! / perRequest.get(floors[t.mode])!).toFixed(2)}×`,
+  ]);
+  const header = ["server", "k instr/req", "×floor"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows])
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+  console.log(
+    `\nAn instruction count repeats from run to run on a busy machine; time does not follow it one for one (cache misses, mispredicted branches).`,
+  );
+  process.exit(0);
+}
 
 interface Figures {
   rps: number;

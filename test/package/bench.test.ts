@@ -8,13 +8,13 @@ import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
-function quickRun(name: string): string {
+function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
   const script = join(projectRoot, "dist", "bench", `${name}.js`);
   expect(existsSync(script), "npm test compiles bench/ first").toBe(true);
-  const run = spawnSync(process.execPath, [script, "--quick"], {
+  const run = spawnSync(process.execPath, [script, "--quick", ...extra], {
     cwd: projectRoot,
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: timeoutMs,
   });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
@@ -88,6 +88,25 @@ test("bench/http runs (quick mode): every server answers every call, and the tab
       new RegExp(`^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d$`, "m"),
     );
 }, 180_000);
+
+test("bench/http --instructions (quick mode) counts each floor's and mcpgen row's instructions per request", () => {
+  // Ten servers started under valgrind, two at a time.
+  const stdout = quickRun("http", ["--instructions"], 400_000);
+  const counts = new Map(
+    [...stdout.matchAll(/^(.+?) +(\d+\.\d) +(\d+\.\d\d)×$/gm)].map((m) => [m[1]!, { k: Number(m[2]), ratio: m[3]! }]),
+  );
+  expect([...counts.keys()]).toEqual([
+    "floor (node:http)",
+    "mcpgen (sessions)",
+    "mcpgen (stateless)",
+    "floor, per-request body",
+    "mcpgen (per-request)",
+  ]);
+  expect(counts.get("floor (node:http)")!.ratio).toBe("1.00");
+  expect(counts.get("floor, per-request body")!.ratio).toBe("1.00");
+  // Parsing, answering and writing a request over node:http is tens of thousands of instructions at least.
+  for (const { k } of counts.values()) expect(k).toBeGreaterThan(20);
+}, 420_000);
 
 test("bench/client runs (quick mode): every client answers every call, and every table has its rows", () => {
   const stdout = quickRun("client");

@@ -1,0 +1,79 @@
+// Instructions a server child executes, counted by valgrind's callgrind (user
+// space, every thread). A wall clock or CPU time on this shared machine moves
+// by ±20% from one run to the next; an instruction count repeats, so it can
+// compare two builds, or a server with its floor, on a busy machine. It is not
+// time: two servers running the same number of instructions can take
+// different times (cache misses, mispredicted branches; see the README).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Runs `node ...nodeArgs` under callgrind, hands the URL the child prints
+ * first to `drive`, stops the child with SIGTERM once `drive` resolves and
+ * returns the instructions it executed from start to exit. V8 runs
+ * single-threaded, so that where its compiler and collector run does not
+ * move the count between runs.
+ */
+export async function instructionsOf(
+  nodeArgs: readonly string[],
+  drive: (url: string) => Promise<void>,
+): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-callgrind-"));
+  try {
+    // Without NODE_EXTRA_CA_CERTS, which this machine kind sets: reading them costs every start the same.
+    const env = { ...process.env };
+    delete env["NODE_EXTRA_CA_CERTS"];
+    const child = spawn(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        `--callgrind-out-file=${join(dir, "callgrind.out.%p")}`,
+        process.execPath,
+        "--single-threaded",
+        ...nodeArgs,
+      ],
+      { stdio: ["ignore", "pipe", "ignore"], env },
+    );
+    const exited = new Promise<number | null>((resolve, reject) => {
+      child.once("error", (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === "ENOENT"
+            ? new Error("--instructions needs valgrind (Debian: apt-get install valgrind)")
+            : error,
+        ),
+      );
+      child.once("exit", resolve);
+    });
+    const url = await Promise.race([
+      new Promise<string>((resolve) => {
+        let printed = "";
+        child.stdout.setEncoding("utf8");
+        child.stdout.on("data", (chunk: string) => {
+          printed += chunk;
+          const line = /^https?:\/\/\S+$/m.exec(printed);
+          if (line) resolve(line[0]);
+        });
+      }),
+      exited.then((code) =>
+        Promise.reject(new Error(`the server under callgrind exited (${code}) before printing its URL`)),
+      ),
+    ]);
+    try {
+      await drive(url);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    await exited;
+    let total = 0;
+    for (const file of readdirSync(dir)) {
+      const summary = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"));
+      if (!summary) throw new Error(`callgrind wrote no total into ${file}`);
+      total += Number(summary[1]);
+    }
+    return total;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
