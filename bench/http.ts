@@ -120,7 +120,7 @@ if (countInstructions) {
   for (const row of [header, ...rows])
     console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
   console.log(
-    `\nAn instruction count repeats from run to run on a busy machine; time does not follow it one for one (cache misses, mispredicted branches).`,
+    `\nAn instruction count moves less between runs than time on a busy machine (here ±5-10% a request: a full GC falls in one run or the other); time does not follow it one for one (cache misses, mispredicted branches).`,
   );
   process.exit(0);
 }

@@ -1,9 +1,11 @@
 // Instructions a server child executes, counted by valgrind's callgrind (user
 // space, every thread). A wall clock or CPU time on this shared machine moves
-// by ±20% from one run to the next; an instruction count repeats, so it can
-// compare two builds, or a server with its floor, on a busy machine. It is not
-// time: two servers running the same number of instructions can take
-// different times (cache misses, mispredicted branches; see the README).
+// by ±20% from one run to the next, whatever else runs; an instruction count
+// moves less (±5-10% per request between runs here: a full GC or a late
+// optimization falls in one of the two runs and not the other), so it can
+// compare a server with its floor on a busy machine. It is not time: two
+// servers running the same number of instructions can take different times
+// (cache misses, mispredicted branches; see the README).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
