@@ -79,6 +79,13 @@ const allTargets: { name: string; script: string; args: string[]; mode: Mode }[]
 ];
 /** The floor each mode's rows are compared with. */
 const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request": "floor, per-request body" };
+/** Prints a table: the first column left-aligned, the others right-aligned, each as wide as its widest cell. */
+function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows])
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+}
+
 const countInstructions = process.argv.includes("--instructions");
 const targets = allTargets.filter(
   (t) =>
@@ -115,10 +122,7 @@ if (countInstructions) {
     (perRequest.get(t.name)! / 1000).toFixed(1),
     `${(perRequest.get(t.name)! / perRequest.get(floors[t.mode])!).toFixed(2)}×`,
   ]);
-  const header = ["server", "k instr/req", "×floor"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows])
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+  printTable(["server", "k instr/req", "×floor"], rows);
   console.log(
     `\nAn instruction count moves less between runs than time on a busy machine (here ±5-10% a request: a full GC falls in one run or the other); time does not follow it one for one (cache misses, mispredicted branches).`,
   );
@@ -224,9 +228,7 @@ const rows = summary.map((s) => [
   s.cpuUs.toFixed(1),
   s.rssMb.toFixed(1),
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-for (const row of [header, ...rows])
-  console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+printTable(header, rows);
 console.log(
   `\n×floor: legacy rows (2025-11-25, handshake) against "${floors.legacy}"; ` +
     `per-request rows (2026-07-28, _meta and Mcp-* headers) against "${floors["per-request"]}".`,
