@@ -21,15 +21,21 @@
 // Keys are hashed with a per-table random seed, so that a peer cannot choose
 // ids that all land in one probe chain.
 
-/** Slots of a map's first table (a power of two); none are allocated until the first entry. */
-const INITIAL_CAPACITY = 8;
+/**
+ * Slots of a map's first table (a power of two), allocated with the first entry: small, since most
+ * maps hold an entry or two (a stateless HTTP session's, one request); a busy map doubles to its size once.
+ */
+const INITIAL_CAPACITY = 2;
+/** The slots of every map without a table: never written (set() allocates a table first). */
+const NO_SLOTS: readonly unknown[] = [];
 
 export class IdMap<K extends string | number, V> {
   /** Key of slot i at 2i, its value at 2i + 1; undefined keys are empty slots. */
-  private slots: unknown[] = [];
+  private slots = NO_SLOTS as unknown[];
   private mask = -1;
   private count = 0;
-  private readonly seed = (Math.random() * 0x100000000) | 0;
+  /** Chosen with the first table (a map that never holds an entry costs no random number). */
+  private seed = 0;
 
   get size(): number {
     return this.count;
@@ -93,13 +99,15 @@ export class IdMap<K extends string | number, V> {
   }
 
   clear(): void {
+    if (this.mask === -1) return;
     this.slots.fill(undefined); // an old-generation array would keep its values alive until the next full GC
-    this.slots = [];
+    this.slots = NO_SLOTS as unknown[];
     this.mask = -1;
     this.count = 0;
   }
 
   private allocate(capacity: number): void {
+    if (this.mask === -1) this.seed = (Math.random() * 0x100000000) | 0;
     this.slots = new Array<unknown>(2 * capacity).fill(undefined);
     this.mask = capacity - 1;
   }

@@ -80,6 +80,7 @@ export class ServerRequests {
 
   /** Fails every waiting request: no answer can come any more. */
   rejectAll(why: string): void {
+    if (this.pending.size === 0) return;
     for (const pending of this.pending.values()) {
       pending.cleanup();
       pending.reject(new RequestRefusedError(`${pending.method}: ${why}`));

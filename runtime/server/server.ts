@@ -582,7 +582,7 @@ export class McpServer implements SessionHost {
 
   private deliverResourceUpdated(uri: string): void {
     for (const session of this.sessionSet)
-      if (session.subscriptions.has(uri)) session.notify("notifications/resources/updated", { uri });
+      if (session.isSubscribed(uri)) session.notify("notifications/resources/updated", { uri });
     this.listeners.resourceUpdated(uri);
   }
 

@@ -146,31 +146,54 @@ export class Session {
   private readonly finishedIds = new IdMap<RequestId, true>();
   private readonly finishedRing: (RequestId | undefined)[] = [];
   private finishedCount = 0;
-  private readonly outgoing: ServerRequests;
+  /** Made on the first server-to-client request (most sessions send none; a stateless one lives for one POST). */
+  private outgoingRequests: ServerRequests | undefined;
   private idleWaiters: (() => void)[] = [];
-  /** URIs this client subscribed to (resources/subscribe). */
-  readonly subscriptions = new Set<string>();
+  private subscribed: Set<string> | undefined;
+
+  /** URIs this client subscribed to (resources/subscribe); made on first use (a stateless session lives for one POST). */
+  get subscriptions(): Set<string> {
+    return (this.subscribed ??= new Set());
+  }
+
+  /** Whether the client subscribed to `uri`, without making the set. */
+  isSubscribed(uri: string): boolean {
+    return this.subscribed?.has(uri) === true;
+  }
+
+  private madeDefaultChannel: Channel | undefined;
+
+  constructor(
+    readonly host: SessionHost,
+    private readonly send: (json: string) => void,
+  ) {}
 
   /**
    * Where replies go when the transport names no channel, and the messages no
    * incoming message caused (list_changed, resource updates, server-wide logs).
+   * Made on first use: an HTTP transport names a channel for every message.
    */
-  private readonly defaultChannel: Channel;
+  private get defaultChannel(): Channel {
+    if (!this.madeDefaultChannel) {
+      const send = this.send;
+      this.madeDefaultChannel = {
+        reply: (json) => {
+          if (json !== null) send(json);
+        },
+        send,
+      };
+    }
+    return this.madeDefaultChannel;
+  }
 
-  constructor(
-    readonly host: SessionHost,
-    send: (json: string) => void,
-  ) {
-    this.outgoing = new ServerRequests(host.sessionLimits.pendingClientRequests, (id, reason) => {
-      // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
-      this.notify("notifications/cancelled", { requestId: id, reason });
-    });
-    this.defaultChannel = {
-      reply: (json) => {
-        if (json !== null) send(json);
+  private get outgoing(): ServerRequests {
+    return (this.outgoingRequests ??= new ServerRequests(
+      this.host.sessionLimits.pendingClientRequests,
+      (id, reason) => {
+        // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
+        this.notify("notifications/cancelled", { requestId: id, reason });
       },
-      send,
-    };
+    ));
   }
 
   /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
@@ -192,7 +215,12 @@ export class Session {
    * (an HTTP transport never evicts such a session).
    */
   get busy(): boolean {
-    return this.inflight.size > 0 || this.isolated.size > 0 || this.outgoing.size > 0 || this.backlog !== null;
+    return (
+      this.inflight.size > 0 ||
+      this.isolated.size > 0 ||
+      (this.outgoingRequests?.size ?? 0) > 0 ||
+      this.backlog !== null
+    );
   }
 
   /** The client's name and version from initialize. */
@@ -714,27 +742,28 @@ export class Session {
   assumeInitialized(protocolVersion: string): boolean {
     const info = this.host.served.forVersion(protocolVersion);
     if (!info || info.lifecycle !== "initialize" || this.phase !== "new") return false;
-    const adopt = (wire: Wire) => {
-      this.sessionScope = sessionScope(wire, {}, undefined, this.host.capabilitiesFor(wire));
-      this.envelope = wire.tables.envelope;
-      this.phase = "initialized";
-    };
     const wire = this.host.wires.loaded(info);
     if (wire) {
-      adopt(wire);
+      this.adoptAssumed(wire);
       return true;
     }
     this.phase = "initializing";
     this.backlog = [];
     this.host.wires
       .load(info)
-      .then(adopt)
+      .then((loaded) => this.adoptAssumed(loaded))
       .catch((error: unknown) => {
         this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
         this.close();
       })
       .finally(() => this.drainBacklog());
     return true;
+  }
+
+  private adoptAssumed(wire: Wire): void {
+    this.sessionScope = sessionScope(wire, undefined, undefined, this.host.capabilitiesFor(wire));
+    this.envelope = wire.tables.envelope;
+    this.phase = "initialized";
   }
 
   private drainBacklog(): void {
@@ -783,7 +812,7 @@ export class Session {
 
   private receiveResponse(message: Record<string, unknown>, classification: Classification): void {
     const id = classification.kind === "result" || classification.kind === "error" ? classification.id : undefined;
-    const pending = id === undefined || !this.sessionScope ? undefined : this.outgoing.take(id);
+    const pending = id === undefined || !this.sessionScope ? undefined : this.outgoingRequests?.take(id);
     if (!pending) {
       this.host.logger("debug", `ignored a response to unknown request id ${JSON.stringify(id)}`);
       return;
@@ -1216,7 +1245,7 @@ export class Session {
   }
 
   private rejectOutgoing(why: string): void {
-    this.outgoing.rejectAll(why);
+    this.outgoingRequests?.rejectAll(why);
   }
 
   private settleIdle(): void {
@@ -1231,12 +1260,8 @@ export class Session {
     if (this.phase === "closed") return;
     this.phase = "closed";
     this.backlog = null;
-    for (const inflight of [...this.inflight.values(), ...this.isolated.values()]) {
-      inflight.cancel("the connection closed");
-      inflight.done = true; // nothing more is sent for it
-    }
-    this.inflight.clear();
-    this.isolated.clear();
+    abandon(this.inflight);
+    abandon(this.isolated);
     this.rejectOutgoing("the connection closed before the client answered");
     this.settleIdle();
     this.host.closed(this);
@@ -1269,6 +1294,16 @@ function metaProblem(message: Record<string, unknown>): (Era & { kind: "refused"
     data: { errors: verdict.errors },
     malformed: true,
   };
+}
+
+/** Cancels every request of `requests` for good: the connection closed, nothing more is sent for them. */
+function abandon(requests: IdMap<RequestId, Inflight>): void {
+  if (requests.size === 0) return;
+  for (const inflight of requests.values()) {
+    inflight.cancel("the connection closed");
+    inflight.done = true;
+  }
+  requests.clear();
 }
 
 /** Whether a message gets exactly one reply: it holds a request or is invalid. */

@@ -103,6 +103,21 @@ describe("IdMap", () => {
     expect(map.get(0)).toEqual({ n: 6 });
   });
 
+  it("clears a map that never held an entry; maps without a table share nothing", () => {
+    const map = new IdMap<number, number>();
+    map.clear(); // no table yet: nothing to clear
+    expect(map.keys()).toEqual([]);
+    for (let i = 0; i < 5; i++) map.set(i, i * 10); // the first table of two slots doubles three times
+    expect(map.values().sort((a, b) => a - b)).toEqual([0, 10, 20, 30, 40]);
+    map.clear();
+    map.clear();
+    map.set(7, 70);
+    expect([map.get(7), map.size]).toEqual([70, 1]);
+    // A map made after others held and cleared entries starts empty: no slots were written while shared.
+    const fresh = new IdMap<number, number>();
+    expect([fresh.keys(), fresh.values(), fresh.get(0), fresh.size]).toEqual([[], [], undefined, 0]);
+  });
+
   it("agrees with a Map over a seeded run of sets, gets and deletes of string and number ids", () => {
     let state = 0x2545f491;
     const random = (n: number) => {
