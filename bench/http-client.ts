@@ -14,28 +14,46 @@ export interface Reply {
  * A minimal HTTP/1.1 client on one keep-alive socket: requests written as
  * bytes, responses parsed just enough (status, headers, Content-Length or
  * chunked body). node:http's client costs more CPU than the servers under
- * test, and the driver shares this machine's two cores with them.
+ * test, and the driver shares this machine's two cores with them. A socket the
+ * server closed (node:http ends a keep-alive connection idle for 5 s, as while
+ * the benchmark drives another server) is opened again on the next request; a
+ * request it was waiting on fails.
  */
 export class Connection {
-  private readonly socket: Socket;
+  private socket: Socket;
+  private connected = true;
   private buffered: Buffer = Buffer.alloc(0);
-  private waiting: ((reply: Reply) => void) | undefined;
+  private waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
 
   constructor(
     private readonly host: string,
-    port: number,
+    private readonly port: number,
   ) {
-    this.socket = connect(port, host);
-    this.socket.setNoDelay(true);
-    this.socket.on("data", (chunk: Buffer) => {
+    this.socket = this.connect();
+  }
+
+  private connect(): Socket {
+    const socket = connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => {
       this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
       const reply = this.parse();
       if (reply && this.waiting) {
-        const resolve = this.waiting;
+        const { resolve } = this.waiting;
         this.waiting = undefined;
         resolve(reply);
       }
     });
+    socket.on("error", () => {}); // followed by "close"
+    socket.on("close", () => {
+      if (socket !== this.socket) return;
+      this.connected = false;
+      this.buffered = Buffer.alloc(0);
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting?.reject(new Error(`the server at ${this.host}:${this.port} closed the connection before answering`));
+    });
+    return socket;
   }
 
   post(path: string, body: string, headers: Record<string, string>): Promise<Reply> {
@@ -43,10 +61,14 @@ export class Connection {
   }
 
   request(method: string, path: string, body: string, headers: Record<string, string>): Promise<Reply> {
+    if (!this.connected) {
+      this.socket = this.connect();
+      this.connected = true;
+    }
     const lines = [`${method} ${path} HTTP/1.1`, `Host: ${this.host}`, `Content-Length: ${Buffer.byteLength(body)}`];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-    return new Promise((resolve) => {
-      this.waiting = resolve;
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
       this.socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
     });
   }

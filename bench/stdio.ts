@@ -20,8 +20,9 @@
 // spawn to the first tools/call response; the floor answers any line at once,
 // so its cold start is a fair base for both. Every round runs every server, in
 // rotating order; the table shows medians over rounds, and ratios to the floor
-// measured in the same run with the same lines: legacy rows to the floor, the
-// per-request row to the floor sent per-request lines (each carries _meta, and
+// with the same lines, taken per round (per spawn for cold starts, per child in
+// process) and their median shown (bench/targets.ts pairedRatio): legacy rows
+// to the floor, the per-request row to the floor sent per-request lines (each carries _meta, and
 // parsing it is most of a call's cost: about twice a legacy line's).
 // Then, in process (bench/servers/in-process.ts, a child per row): each server's
 // own work per call, its stdio transport fed 64-line chunks through in-memory
@@ -37,7 +38,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
-import { targetLines, type Target } from "./targets.js";
+import { pairedRatio, targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -243,9 +244,19 @@ for (let round = 0; round < rounds; round++) {
 for (let i = 0; i < coldStarts; i++)
   for (const target of targets) starts.get(target.name)!.push(await coldStart(target.script, target.mode));
 
+/** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
+const floorNameOf = (name: string) =>
+  targets.find((t) => t.name === name)!.mode === "per-request" ? PER_REQUEST_FLOOR : FLOOR;
 const summary = targets.map((t) => {
   const figures = results.get(t.name)!;
+  const floorFigures = results.get(floorNameOf(t.name))!;
   const pick = (key: keyof Figures) => median(figures.map((f) => f[key]));
+  // Ratios per round (or per spawn), then their median: see pairedRatio.
+  const paired = (key: keyof Figures) =>
+    pairedRatio(
+      figures.map((f) => f[key]),
+      floorFigures.map((f) => f[key]),
+    );
   return {
     name: t.name,
     sequential: pick("sequential"),
@@ -255,14 +266,16 @@ const summary = targets.map((t) => {
     pipeP50: pick("pipeP50"),
     pipeP99: pick("pipeP99"),
     cold: median(starts.get(t.name)!),
+    ratios: {
+      sequential: paired("sequential"),
+      seqP99: paired("seqP99"),
+      pipelined: paired("pipelined"),
+      pipeP99: paired("pipeP99"),
+      cold: pairedRatio(starts.get(t.name)!, starts.get(floorNameOf(t.name))!),
+    },
   };
 });
-/** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
-const floorOf = (name: string) => {
-  const mode = targets.find((t) => t.name === name)!.mode;
-  return summary.find((s) => s.name === (mode === "per-request" ? PER_REQUEST_FLOOR : FLOOR))!;
-};
-const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}×`;
+const ratio = (value: number) => `${value.toFixed(2)}×`;
 
 /** A header and rows, the first column left-aligned, the others right-aligned. */
 function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
@@ -288,22 +301,19 @@ const header = [
   "cold start ms",
   "×floor",
 ];
-const rows = summary.map((s) => {
-  const floor = floorOf(s.name);
-  return [
-    s.name,
-    s.sequential.toFixed(0),
-    ratio(s.sequential, floor.sequential),
-    s.seqP50.toFixed(0),
-    s.seqP99.toFixed(0),
-    s.pipelined.toFixed(0),
-    ratio(s.pipelined, floor.pipelined),
-    s.pipeP50.toFixed(0),
-    s.pipeP99.toFixed(0),
-    s.cold.toFixed(1),
-    ratio(s.cold, floor.cold),
-  ];
-});
+const rows = summary.map((s) => [
+  s.name,
+  s.sequential.toFixed(0),
+  ratio(s.ratios.sequential),
+  s.seqP50.toFixed(0),
+  s.seqP99.toFixed(0),
+  s.pipelined.toFixed(0),
+  ratio(s.ratios.pipelined),
+  s.pipeP50.toFixed(0),
+  s.pipeP99.toFixed(0),
+  s.cold.toFixed(1),
+  ratio(s.ratios.cold),
+]);
 printTable(header, rows);
 console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
@@ -314,37 +324,36 @@ console.log(
 // Issue #14's targets, for the installed package in both eras.
 const judged = summary.filter((s) => s.name === "mcpgen" || s.name === "mcpgen (per-request)");
 const stdioTargets: Target[] = judged.flatMap((s) => {
-  const floor = floorOf(s.name);
   return [
     {
       what: `${s.name}: sequential req/s ÷ floor`,
-      value: s.sequential / floor.sequential,
+      value: s.ratios.sequential,
       bound: "at least",
       limit: 0.9,
       unit: "×",
     },
     {
       what: `${s.name}: ${inFlight}-deep req/s ÷ floor`,
-      value: s.pipelined / floor.pipelined,
+      value: s.ratios.pipelined,
       bound: "at least",
       limit: 1,
       unit: "×",
     },
     {
       what: `${s.name}: sequential p99 ÷ floor's`,
-      value: s.seqP99 / floor.seqP99,
+      value: s.ratios.seqP99,
       bound: "at most",
       limit: 1.5,
       unit: "×",
     },
     {
       what: `${s.name}: ${inFlight}-deep p99 ÷ floor's`,
-      value: s.pipeP99 / floor.pipeP99,
+      value: s.ratios.pipeP99,
       bound: "at most",
       limit: 1.5,
       unit: "×",
     },
-    { what: `${s.name}: cold start ÷ floor`, value: s.cold / floor.cold, bound: "at most", limit: 1.2, unit: "×" },
+    { what: `${s.name}: cold start ÷ floor`, value: s.ratios.cold, bound: "at most", limit: 1.2, unit: "×" },
   ];
 });
 if (stdioTargets.length > 0)
@@ -400,7 +409,7 @@ const inProcessTable = inProcessRows.map((r) => {
   return [
     r.name,
     own.us.toFixed(2),
-    ratio(own.us, floor.us),
+    ratio(pairedRatio(inProcessFigures.get(r.name)!.us, inProcessFigures.get(r.floor)!.us)),
     own.bytes.toFixed(0),
     r.name === r.floor ? "" : `${own.bytes >= floor.bytes ? "+" : "-"}${Math.abs(own.bytes - floor.bytes).toFixed(0)}`,
   ];

@@ -30,3 +30,17 @@ export function targetLines(targets: readonly Target[]): string {
     })
     .join("\n");
 }
+
+/**
+ * The median over rounds of a row's figure ÷ its floor's in the same round.
+ * A row and its floor are measured seconds apart within a round, while this
+ * machine's load moves over minutes: a ratio of two medians taken over
+ * different moments would carry that drift into the ratio.
+ */
+export function pairedRatio(row: readonly number[], floor: readonly number[]): number {
+  if (row.length !== floor.length || row.length === 0)
+    throw new Error(`pairedRatio: ${row.length} rounds against the floor's ${floor.length}`);
+  const ratios = row.map((value, round) => value / floor[round]!).sort((a, b) => a - b);
+  const middle = ratios.length >> 1;
+  return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+}

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
+import { pairedRatio } from "../../bench/targets.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
 function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
@@ -20,6 +21,14 @@ function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_0
   expect(run.status).toBe(0);
   return run.stdout;
 }
+
+test("pairedRatio: the median of the rounds' own ratios, not a ratio of two medians", () => {
+  // Rounds 1 and 2: the row at 1.2x its floor; round 3 fell on a busier moment for the row alone.
+  // The medians (100 and 100) would say 1.0x.
+  expect(pairedRatio([120, 60, 100], [100, 50, 200])).toBeCloseTo(1.2, 10);
+  expect(pairedRatio([1, 2], [1, 1])).toBeCloseTo(1.5, 10); // an even count: the mean of the middle two
+  expect(() => pairedRatio([1, 2], [1])).toThrow(/2 rounds against the floor's 1/);
+});
 
 test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
   const stdout = quickRun("validate");
