@@ -21,7 +21,7 @@ import {
   type ShimTables,
   type StepPlan,
 } from "./shim-data.js";
-import { NOT_TAKEN, shortcutFor, takeShortcut } from "./shim-shortcuts.js";
+import { NOT_TAKEN, shortcutFor, takeShortcut, type Shortcut } from "./shim-shortcuts.js";
 import { Walk } from "./shim-walk.js";
 import type { Check } from "./validation.js";
 
@@ -68,12 +68,25 @@ export function convertStep(
     const taken = shortcut ? takeShortcut(shortcut, value, what, changes) : NOT_TAKEN;
     if (taken !== NOT_TAKEN) return { message: taken, changes, checked: shortcut!.check };
   }
+  return { message: walkPart(rules, plan, source, target, what, method, value, changes), changes };
+}
+
+/** A method's params or result walked along the source and target shapes in one step (no shortcut). */
+function walkPart(
+  rules: ShimTables["rules"],
+  plan: StepPlan,
+  source: RevisionShapes,
+  target: RevisionShapes,
+  what: "params" | "result",
+  method: string,
+  value: unknown,
+  changes: ShimChange[],
+): unknown {
+  if (value === undefined) return undefined;
   const tables: ShimTables = { revisions: [source, target], steps: [], rules };
   const walk = new Walk(tables, plan, source, target, changes, `/${what}`);
   const table = what === "params" ? "params" : "results";
-  const converted =
-    value === undefined ? undefined : walk.convertField(value, source[table][method], target[table][method]);
-  return { message: converted, changes };
+  return walk.convertField(value, source[table][method], target[table][method]);
 }
 
 /** Converts a method's params (undefined when absent) between revisions. */
@@ -107,10 +120,21 @@ function convertPart(
   let current = value;
   // What the last step checked is what the message passed at the target revision.
   let checked: Check | undefined;
-  const steps = route(tables, options.from, options.to);
+  const steps = partSteps(tables.rules, route(tables, options.from, options.to), what, method);
   try {
-    for (const { plan, source, target } of steps)
-      ({ message: current, checked } = convertStep(tables.rules, plan, source, target, what, method, current, changes));
+    for (const step of steps) {
+      if (step.missing !== undefined) throw new ShimError(step.missing, step.plan.from, step.plan.to, step.missingAt);
+      checked = undefined;
+      if (current !== undefined && step.shortcut) {
+        const taken = takeShortcut(step.shortcut, current, what, changes);
+        if (taken !== NOT_TAKEN) {
+          current = taken;
+          checked = step.shortcut.check;
+          continue;
+        }
+      }
+      current = walkPart(tables.rules, step.plan, step.source, step.target, what, method, current, changes);
+    }
   } catch (error) {
     if (error instanceof ShimError && (error.from !== options.from || error.to !== options.to))
       throw new ShimError(error.reason, options.from, options.to, error.path);
@@ -119,7 +143,28 @@ function convertPart(
   return checked ? { message: current, changes, checked } : { message: current, changes };
 }
 
-type Route = readonly { plan: StepPlan; source: RevisionShapes; target: RevisionShapes }[];
+interface RouteStep {
+  readonly plan: StepPlan;
+  readonly source: RevisionShapes;
+  readonly target: RevisionShapes;
+}
+
+/** The steps between two revisions, with what each needs to convert one method's params or result. */
+interface Route {
+  readonly steps: readonly RouteStep[];
+  readonly parts: {
+    readonly params: Map<string, readonly PartStep[]>;
+    readonly result: Map<string, readonly PartStep[]>;
+  };
+}
+
+/** A step of a method's params or result: its shortcut, or why the method cannot go that way. */
+interface PartStep extends RouteStep {
+  readonly shortcut: Shortcut | null;
+  /** The target revision lacks the method: converting through this step fails with this reason, at missingAt. */
+  readonly missing: string | undefined;
+  readonly missingAt: string;
+}
 
 /** The steps from one revision to another with their shapes, computed once per pair (tables never change). */
 const routes = new WeakMap<ShimTables, Map<string, Map<string, Route>>>();
@@ -132,14 +177,41 @@ function route(tables: ShimTables, from: string, to: string): Route {
   if (!byTo) byFrom.set(from, (byTo = new Map()));
   let found = byTo.get(to);
   if (!found) {
-    found = path(tables, from, to).map((plan) => ({
-      plan,
-      source: revision(tables, plan.from),
-      target: revision(tables, plan.to),
-    }));
+    found = {
+      steps: path(tables, from, to).map((plan) => ({
+        plan,
+        source: revision(tables, plan.from),
+        target: revision(tables, plan.to),
+      })),
+      parts: { params: new Map(), result: new Map() },
+    };
     byTo.set(to, found);
   }
   return found;
+}
+
+/** A method's steps along a route, resolved on its first conversion (one Map lookup after that). */
+function partSteps(
+  rules: ShimTables["rules"],
+  found: Route,
+  what: "params" | "result",
+  method: string,
+): readonly PartStep[] {
+  const cache = found.parts[what];
+  let steps = cache.get(method);
+  if (!steps) {
+    steps = found.steps.map((step) => {
+      const exists = Object.prototype.hasOwnProperty.call(step.target.methods, method);
+      return {
+        ...step,
+        shortcut: exists ? shortcutFor(rules, step.plan, step.source, step.target, what, method) : null,
+        missing: exists ? undefined : `${method} does not exist in ${step.plan.to}`,
+        missingAt: what === "params" ? "/method" : "",
+      };
+    });
+    cache.set(method, steps);
+  }
+  return steps;
 }
 
 function convertMessageStep(
