@@ -317,7 +317,8 @@ const rows = summary.map((s) => [
 printTable(header, rows);
 console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
-    `spawn to the first tools/call response (the per-request floor's too). ×floor: legacy rows against "${FLOOR}", ` +
+    `spawn to the first tools/call response (the per-request floor's too). ×floor: the median over rounds (spawns for the cold start) ` +
+    `of the row's figure ÷ the floor's in the same round; legacy rows against "${FLOOR}", ` +
     `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call).`,
 );
 
@@ -416,6 +417,6 @@ const inProcessTable = inProcessRows.map((r) => {
 });
 printTable(inProcessHeader, inProcessTable);
 console.log(
-  `\n×floor and beyond floor's: legacy rows against "${FLOOR}", the per-request row against "${PER_REQUEST_FLOOR}". ` +
+  `\n×floor (the median of per-child ratios) and beyond floor's: legacy rows against "${FLOOR}", the per-request row against "${PER_REQUEST_FLOOR}". ` +
     `Bytes are what V8 allocated (garbage included) while the calls ran, the chunks' own text too (the floor's figure).`,
 );
