@@ -41,17 +41,13 @@ function fits(method: string, answer: unknown): boolean {
  * (#server-requirements-basic-workflow: attacker-controlled, rejected when it
  * fails verification).
  */
-export function openRound(
-  codec: RequestStateCodec,
-  method: string,
-  params: unknown,
-): { round: InputRound } | { error: string } {
+export function openRound(codec: RequestStateCodec, method: string, params: unknown): InputRound | { error: string } {
   const token = isObject(params) ? params["requestState"] : undefined;
   const responses = inputResponsesOf(params);
-  if (typeof token !== "string") return { round: new InputRound(responses, undefined, 0, fits) };
+  if (typeof token !== "string") return new InputRound(responses, undefined, 0, fits);
   const opened = codec.open(token, method, requestDigest(params));
   if (!opened.ok) return { error: opened.reason };
-  return { round: new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits) };
+  return new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits);
 }
 
 /** A fresh round for the explicit style on a handshake revision, with the answers the runtime collected. */

@@ -36,10 +36,8 @@ export class InputRequired {
 export class InputRound {
   /** Calls so far by method; made on the first call (most requests ask for nothing). */
   private counters: Map<string, number> | undefined;
-  /** Asked for in this run and not answered, in the order asked. */
-  readonly missing: { key: string; request: InputRequestSpec }[] = [];
-  /** Called on the first missing input of the run. */
-  onMissing: (() => void) | undefined;
+  /** Asked for in this run and not answered, in the order asked; made on the first (most runs ask for nothing). */
+  private asked: { key: string; request: InputRequestSpec }[] | undefined;
 
   constructor(
     /** Answers by key, from earlier rounds and this request's inputResponses. */
@@ -52,6 +50,11 @@ export class InputRound {
     private readonly fits: (method: string, answer: unknown) => boolean,
   ) {}
 
+  /** Asked for in this run and not answered, in the order asked. */
+  get missing(): readonly { readonly key: string; readonly request: InputRequestSpec }[] {
+    return this.asked ?? NOTHING_ASKED;
+  }
+
   /** The answer to the next call of `method`, or undefined after recording it as missing. */
   answer(method: string, params: unknown): { readonly value: unknown } | undefined {
     this.counters ??= new Map();
@@ -60,14 +63,16 @@ export class InputRound {
     const key = `${method}#${n}`;
     if (Object.prototype.hasOwnProperty.call(this.answers, key) && this.fits(method, this.answers[key]))
       return { value: this.answers[key] };
-    this.missing.push({ key, request: params === undefined ? { method } : { method, params } });
-    if (this.missing.length === 1) this.onMissing?.();
+    (this.asked ??= []).push({ key, request: params === undefined ? { method } : { method, params } });
     return undefined;
   }
 }
 
+const NOTHING_ASKED: readonly never[] = Object.freeze([]);
+const NO_ANSWERS: { readonly [key: string]: unknown } = Object.freeze({});
+
 /** The inputResponses of a request, as a plain record (anything else is no answers). */
 export function inputResponsesOf(params: unknown): { readonly [key: string]: unknown } {
   const responses = isObject(params) ? params["inputResponses"] : undefined;
-  return isObject(responses) ? responses : {};
+  return isObject(responses) ? responses : NO_ANSWERS;
 }

@@ -38,7 +38,7 @@ import { headerValue, Inflight, RequestContext, type Channel, type RequestOption
 import { errorJson, idJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
-import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
+import { InputRequired, InputRound, type InputRequestSpec } from "./input-round.js";
 import type { RequestStateCodec } from "./request-state.js";
 import { checkHeaders, type HeaderParam } from "./header-check.js";
 import { convert, encodeError, encodeResult, encodeWireResult, resultProblem } from "./encode.js";
@@ -565,13 +565,13 @@ export class Session {
     let round: InputRound | undefined;
     if (!core && takesInput(scope, method)) {
       const opened = openRound(this.host.requestState, method, params);
-      if ("error" in opened) {
+      if (!(opened instanceof InputRound)) {
         reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${opened.error}`, { reason: opened.error }), {
           code: INVALID_PARAMS,
         });
         return;
       }
-      round = opened.round;
+      round = opened;
     }
     const inflight = new Inflight(
       id,
@@ -603,13 +603,6 @@ export class Session {
   }
 
   private invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
-    const round = inflight.round;
-    // Bound, not an arrow made here: such an arrow closes over this call's context, which holds the
-    // inflight that holds the round that would hold the arrow. On Node 20 that kept every per-request
-    // tools/call alive through the young generation's collections (~8 KB a call survived them while
-    // unoptimized, against ~60 B; over a warm-up, new space grew to its maximum and RSS with it). A
-    // bound function holds the inflight without a context (test/server/young-survival.test.ts).
-    if (round && inflight.scope.perRequest) round.onMissing = this.inputMissing.bind(this, inflight, round);
     let outcome: unknown;
     try {
       outcome = handler(inflight.params, new RequestContext(this, inflight));
@@ -864,7 +857,15 @@ export class Session {
         `${method}: ${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name} (its result cannot be InputRequiredResult)`,
       );
     requireClientCapability(inflight.scope, method);
-    return inflight.round.answer(method, params);
+    const round = inflight.round;
+    const answer = round.answer(method, params);
+    // A per-request round's first missing input: the round ends once the handler's run has asked for
+    // all it will. (Noticed here rather than by a callback each round would carry: a closure made per
+    // request and held by the round kept every per-request tools/call alive through the young
+    // generation's collections on Node 20; test/server/young-survival.test.ts.)
+    if (answer === undefined && round.missing.length === 1 && inflight.scope.perRequest)
+      this.inputMissing(inflight, round);
+    return answer;
   }
 
   /** A per-request round's first missing input: the round ends once the handler's run has asked for all it will. */

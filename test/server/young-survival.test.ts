@@ -1,7 +1,7 @@
 // What a per-request tools/call leaves to the young generation's collections.
 // Every request's objects should die young: only the requests in flight when a
 // scavenge runs are copied. An arrow made per request in Session.invoke, held
-// by the round its own context held (onMissing), once kept whole requests alive
+// by the round its own context held (onMissing, since gone), once kept whole requests alive
 // through scavenges on Node 20: V8 grew new space to its maximum over a warm-up,
 // and the server's RSS with it. The fixture runs without the optimizing
 // compiler (--no-opt): unoptimized code is what a server runs while it warms
