@@ -6,7 +6,7 @@
 // compare a server with its floor on a busy machine. It is not time: two
 // servers running the same number of instructions can take different times
 // (cache misses, mispredicted branches; see the README).
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,9 +18,49 @@ import { join } from "node:path";
  * single-threaded, so that where its compiler and collector run does not
  * move the count between runs.
  */
-export async function instructionsOf(
+export function instructionsOf(nodeArgs: readonly string[], drive: (url: string) => Promise<void>): Promise<number> {
+  return underCallgrind(nodeArgs, async (child, exited) => {
+    const url = await Promise.race([
+      new Promise<string>((resolve) => {
+        let printed = "";
+        child.stdout!.setEncoding("utf8");
+        child.stdout!.on("data", (chunk: string) => {
+          printed += chunk;
+          const line = /^https?:\/\/\S+$/m.exec(printed);
+          if (line) resolve(line[0]);
+        });
+      }),
+      exited.then((code) =>
+        Promise.reject(new Error(`the server under callgrind exited (${code}) before printing its URL`)),
+      ),
+    ]);
+    try {
+      await drive(url);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    await exited;
+  });
+}
+
+/**
+ * Runs `node ...nodeArgs` under callgrind to its end (exit code 0) and returns
+ * the instructions it executed. Besides running single-threaded, V8's random
+ * and hash seeds are pinned: a script that works alone in one process (no
+ * sockets, no other process to take turns with) then repeats its count within
+ * ~1% (measured: 7% apart without the seeds, which move hash tables' probes).
+ */
+export function instructionsOfScript(nodeArgs: readonly string[]): Promise<number> {
+  return underCallgrind(["--random-seed=7", "--hash-seed=7", ...nodeArgs], async (child, exited) => {
+    child.stdout!.resume();
+    const code = await exited;
+    if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
+  });
+}
+
+async function underCallgrind(
   nodeArgs: readonly string[],
-  drive: (url: string) => Promise<void>,
+  run: (child: ChildProcess, exited: Promise<number | null>) => Promise<void>,
 ): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-callgrind-"));
   try {
@@ -48,26 +88,7 @@ export async function instructionsOf(
       );
       child.once("exit", resolve);
     });
-    const url = await Promise.race([
-      new Promise<string>((resolve) => {
-        let printed = "";
-        child.stdout.setEncoding("utf8");
-        child.stdout.on("data", (chunk: string) => {
-          printed += chunk;
-          const line = /^https?:\/\/\S+$/m.exec(printed);
-          if (line) resolve(line[0]);
-        });
-      }),
-      exited.then((code) =>
-        Promise.reject(new Error(`the server under callgrind exited (${code}) before printing its URL`)),
-      ),
-    ]);
-    try {
-      await drive(url);
-    } finally {
-      child.kill("SIGTERM");
-    }
-    await exited;
+    await run(child, exited);
     let total = 0;
     for (const file of readdirSync(dir)) {
       const summary = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"));

@@ -35,9 +35,12 @@
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
+//   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
+//               within ~1% on a busy machine where the times above move by ±20%
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
+import { instructionsOfScript } from "./instructions.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
@@ -79,6 +82,44 @@ const PER_REQUEST_FLOOR = "floor, per-request body";
 const targets = allTargets.filter(
   (t) => only === undefined || t.name.startsWith("floor") || only.some((word) => t.name.includes(word)),
 );
+
+const inProcessRows: { name: string; dir: string; row: string; floor: string }[] = [
+  { name: FLOOR, dir: servers, row: "floor", floor: FLOOR },
+  { name: PER_REQUEST_FLOOR, dir: servers, row: "floor-per-request", floor: PER_REQUEST_FLOOR },
+  { name: "mcpgen", dir: installed.dir, row: "mcpgen", floor: FLOOR },
+  { name: "mcpgen (per-request)", dir: installed.dir, row: "mcpgen-per-request", floor: PER_REQUEST_FLOOR },
+  { name: "SDK", dir: servers, row: "sdk", floor: FLOOR },
+].filter((r) => targets.some((t) => t.name === r.name));
+
+if (process.argv.includes("--instructions")) {
+  // The in-process rows' own work per call in instructions (callgrind; bench/instructions.ts), which
+  // the machine's load does not move: each row run twice with the same warm-up, the calls in one.
+  const warm = quick ? 640 : 20_000;
+  const calls = quick ? 640 : 20_000;
+  const count = (row: (typeof inProcessRows)[number], measured: number) =>
+    instructionsOfScript(["--expose-gc", join(row.dir, "in-process.js"), row.row, String(measured), String(warm)]);
+  const perCall = new Map<string, number>();
+  for (const row of inProcessRows) {
+    const [base, full] = await Promise.all([count(row, 0), count(row, calls)]);
+    perCall.set(row.name, (full - base) / calls);
+  }
+  console.log(
+    `tools/call in process (bench/servers/in-process.ts, 64 in flight), Node ${process.version}; instructions per call ` +
+      `(callgrind, user space, V8 single-threaded, random and hash seeds pinned), ${calls} calls after ${warm}\n`,
+  );
+  printTable(
+    ["server", "k instr/call", "×floor"],
+    inProcessRows.map((row) => [
+      row.name,
+      (perCall.get(row.name)! / 1000).toFixed(2),
+      `${(perCall.get(row.name)! / perCall.get(row.floor)!).toFixed(2)}×`,
+    ]),
+  );
+  console.log(
+    `\nEach call's line is built by the driver in the same process (the same cost in every row). Two runs of the same build agree within ~1%.`,
+  );
+  process.exit(0);
+}
 
 interface Server {
   call(id: number): void;
@@ -364,13 +405,6 @@ Targets (issue #14):\n${targetLines(stdioTargets)}`);
 // In process (bench/servers/in-process.ts): each server's own work per call, its stdio transport
 // fed through in-memory streams, without the pipes and the driver's turns on the cores that make
 // the table above move by ±0.2× between runs. A child per row and round; medians.
-const inProcessRows: { name: string; dir: string; row: string; floor: string }[] = [
-  { name: FLOOR, dir: servers, row: "floor", floor: FLOOR },
-  { name: PER_REQUEST_FLOOR, dir: servers, row: "floor-per-request", floor: PER_REQUEST_FLOOR },
-  { name: "mcpgen", dir: installed.dir, row: "mcpgen", floor: FLOOR },
-  { name: "mcpgen (per-request)", dir: installed.dir, row: "mcpgen-per-request", floor: PER_REQUEST_FLOOR },
-  { name: "SDK", dir: servers, row: "sdk", floor: FLOOR },
-].filter((r) => targets.some((t) => t.name === r.name));
 
 /** µs and bytes allocated per call, from one child: the bytes are V8's allocated= between its two full collections. */
 function inProcess(dir: string, row: string): { us: number; bytes: number } {

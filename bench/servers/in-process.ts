@@ -5,8 +5,9 @@
 // shared two-core machine, where the driver and the server take turns on the
 // cores: the CPU time and the memory each call costs the server itself.
 //
-//   node --expose-gc --trace-gc-nvp in-process.js <row> <calls>
+//   node --expose-gc --trace-gc-nvp in-process.js <row> <calls> [<warm-up calls>]
 //   row: floor | floor-per-request | mcpgen | mcpgen-per-request | sdk
+//   warm-up: the same calls first, by default as many as measured, at most 20,000
 //
 // After a warm-up of the same calls it prints MEASURE, collects garbage fully,
 // runs `calls` calls, collects again and prints one JSON line: {"usPerCall"}.
@@ -19,6 +20,7 @@ import { floorReader } from "./echo-floor.js";
 
 const row = process.argv[2]!;
 const calls = Number(process.argv[3]);
+const warmUp = process.argv[4] !== undefined ? Number(process.argv[4]) : Math.min(calls, 20_000);
 const CHUNK = 64;
 const perRequest = row.endsWith("per-request");
 const meta = perRequest
@@ -105,7 +107,7 @@ async function run(count: number): Promise<number> {
 
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error("in-process: run with --expose-gc");
-await run(Math.min(calls, 20_000)); // warm-up: the same calls, compiled and optimized
+await run(warmUp); // the same calls, compiled and optimized
 collect();
 process.stdout.write("MEASURE\n");
 const usPerCall = await run(calls);

@@ -117,6 +117,25 @@ test("bench/http --instructions (quick mode) counts each floor's and mcpgen row'
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(20);
 }, 420_000);
 
+test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call", () => {
+  const stdout = quickRun("stdio", ["--instructions", "--only", "mcpgen"], 300_000);
+  const counts = new Map(
+    [...stdout.matchAll(/^(.+?) +(\d+\.\d\d) +(\d+\.\d\d)×$/gm)].map((m) => [m[1]!, { k: Number(m[2]), ratio: m[3]! }]),
+  );
+  expect([...counts.keys()]).toEqual([
+    "floor (bare Node)",
+    "floor, per-request body",
+    "mcpgen",
+    "mcpgen (per-request)",
+  ]);
+  expect(counts.get("floor (bare Node)")!.ratio).toBe("1.00");
+  expect(counts.get("floor, per-request body")!.ratio).toBe("1.00");
+  // Parsing a line and writing an answer through a stream is thousands of instructions at least,
+  // and the servers do more than the floors with the same lines.
+  for (const { k } of counts.values()) expect(k).toBeGreaterThan(5);
+  expect(counts.get("mcpgen")!.k).toBeGreaterThan(counts.get("floor (bare Node)")!.k);
+}, 320_000);
+
 test("bench/client runs (quick mode): every client answers every call, and every table has its rows", () => {
   const stdout = quickRun("client");
   // client, speaks, seq req/s, ×floor, CPU µs/call, 64-deep req/s, ×floor, CPU µs/call
