@@ -4,6 +4,9 @@
 // and reported once its end arrives.
 
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 
 export interface LineSink {
   /** A complete line, without "\n" or a trailing "\r"; blank lines are skipped. */
@@ -54,7 +57,9 @@ export class LineFramer {
   }
 
   private deliver(line: string): void {
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (text.trim() !== "") this.sink.line(text);
+    const text = line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line;
+    // A message starts with "{" or "[": only another line can be blank (trim() scans and may copy it).
+    const first = text.charCodeAt(0);
+    if (first === OPEN_BRACE || first === OPEN_BRACKET || text.trim() !== "") this.sink.line(text);
   }
 }
