@@ -98,38 +98,39 @@ test("bench/http runs (quick mode): every server answers every call, and the tab
     );
 }, 180_000);
 
+/**
+ * An --instructions table's rows (server, thousand instructions, ×floor), checked to be `rows` in
+ * that order, each floor (a row whose name starts with "floor") at 1.00×.
+ */
+function instructionCounts(stdout: string, rows: readonly string[]): Map<string, { k: number; ratio: string }> {
+  const counts = new Map(
+    [...stdout.matchAll(/^(.+?) +(\d+\.\d+) +(\d+\.\d\d)×$/gm)].map((m) => [m[1]!, { k: Number(m[2]), ratio: m[3]! }]),
+  );
+  expect([...counts.keys()]).toEqual(rows);
+  for (const row of rows.filter((r) => r.startsWith("floor"))) expect(counts.get(row)!.ratio).toBe("1.00");
+  return counts;
+}
+
 test("bench/http --instructions (quick mode) counts each floor's and mcpgen row's instructions per request", () => {
   // Ten servers started under valgrind, two at a time.
-  const stdout = quickRun("http", ["--instructions"], 400_000);
-  const counts = new Map(
-    [...stdout.matchAll(/^(.+?) +(\d+\.\d) +(\d+\.\d\d)×$/gm)].map((m) => [m[1]!, { k: Number(m[2]), ratio: m[3]! }]),
-  );
-  expect([...counts.keys()]).toEqual([
+  const counts = instructionCounts(quickRun("http", ["--instructions"], 400_000), [
     "floor (node:http)",
     "mcpgen (sessions)",
     "mcpgen (stateless)",
     "floor, per-request body",
     "mcpgen (per-request)",
   ]);
-  expect(counts.get("floor (node:http)")!.ratio).toBe("1.00");
-  expect(counts.get("floor, per-request body")!.ratio).toBe("1.00");
   // Parsing, answering and writing a request over node:http is tens of thousands of instructions at least.
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(20);
 }, 420_000);
 
 test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call", () => {
-  const stdout = quickRun("stdio", ["--instructions", "--only", "mcpgen"], 300_000);
-  const counts = new Map(
-    [...stdout.matchAll(/^(.+?) +(\d+\.\d\d) +(\d+\.\d\d)×$/gm)].map((m) => [m[1]!, { k: Number(m[2]), ratio: m[3]! }]),
-  );
-  expect([...counts.keys()]).toEqual([
+  const counts = instructionCounts(quickRun("stdio", ["--instructions", "--only", "mcpgen"], 300_000), [
     "floor (bare Node)",
     "floor, per-request body",
     "mcpgen",
     "mcpgen (per-request)",
   ]);
-  expect(counts.get("floor (bare Node)")!.ratio).toBe("1.00");
-  expect(counts.get("floor, per-request body")!.ratio).toBe("1.00");
   // Parsing a line and writing an answer through a stream is thousands of instructions at least,
   // and the servers do more than the floors with the same lines.
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(5);
