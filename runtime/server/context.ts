@@ -22,6 +22,7 @@ import type {
 import type { RunningTask } from "./tasks.js";
 import type { Session } from "./session.js";
 import type { Authorization, AuthInfo } from "./authorization.js";
+import { keepHiddenClass } from "../hidden-classes.js";
 
 /**
  * Where the messages caused by one incoming message go: a stdio line, an HTTP
@@ -271,3 +272,14 @@ export class RequestContext {
     return ((await this.request("roots/list", undefined, options)) as ListRootsResult).roots;
   }
 }
+
+// Every request's Inflight and RequestContext are dropped once it is answered:
+// one of each kept, with values of the kinds a request gives them, holds their
+// hidden classes across full collections (runtime/hidden-classes.ts).
+const idleChannel: Channel = { reply: () => {}, send: () => {} };
+keepHiddenClass(
+  new RequestContext(
+    undefined as never,
+    new Inflight(0, "", undefined, () => {}, idleChannel, {} as Scope, undefined, {}),
+  ),
+);

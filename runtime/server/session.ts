@@ -46,6 +46,7 @@ import { initializeResult, sessionScope, type SessionScope } from "./handshake.j
 import { inputRequiredResult, nextRound, openRound, requireClientCapability, takesInput } from "./input-requests.js";
 import { ServerRequests } from "./outgoing.js";
 import { declared } from "./capabilities.js";
+import { keepHiddenClass } from "../hidden-classes.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
@@ -1323,3 +1324,7 @@ function expectsReply(classification: Classification): boolean {
 function describe(classification: Classification & { kind: "invalid" }): string {
   return classification.path ? `${classification.reason} (at ${classification.path})` : classification.reason;
 }
+
+// A stateless Streamable HTTP POST makes a session and drops it: one kept, its
+// ID maps with it, holds their hidden classes (runtime/hidden-classes.ts).
+keepHiddenClass(new Session(undefined as never, () => {}));

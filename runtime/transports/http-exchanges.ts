@@ -11,6 +11,7 @@ import type { Authorization } from "../server/authorization.js";
 import type { ResourceServer } from "./auth.js";
 import { ResponseStream, SseStream, type EventStore } from "./sse.js";
 import type { ResponseMode } from "./http.js";
+import { keepHiddenClass } from "../hidden-classes.js";
 
 /** A request's verified authorization and the resource server that checked it (for 403 challenges). */
 export interface RequestAuth {
@@ -221,3 +222,8 @@ export function statusOf(outcome: ReplyOutcome | undefined): number {
 /** The headers of an exchange that adds none to its response. */
 export const NO_HEADERS: Record<string, string> = Object.freeze({});
 export const noHeaders = () => NO_HEADERS;
+
+// Made per POST and dropped after: one of each kept holds their hidden classes
+// across full collections (runtime/hidden-classes.ts).
+keepHiddenClass(new PostExchange(undefined as never, "json", null, 0, noHeaders));
+keepHiddenClass(new PerRequestExchange(undefined as never, "json", {}, 0, () => {}));
