@@ -490,7 +490,8 @@ export class StreamableHttpTransport {
   /** The body as one JSON value, to `then`; or an error response (413, 415, 400) and no call. */
   private readMessage(request: IncomingMessage, response: ServerResponse, then: (message: unknown) => void): void {
     const type = request.headers["content-type"] ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type))
+    // What clients send, compared before the expression (which costs ~350 instructions a POST).
+    if (type !== "application/json" && !/^application\/json\s*(;|$)/i.test(type))
       return httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
     readBody(request, this.options.maxBodyBytes, (error, text) =>
       this.guarded(request, response, () => {

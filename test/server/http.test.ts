@@ -171,6 +171,18 @@ describe("status codes", () => {
       body: JSON.stringify(initializeMessage()),
     });
     expect(text.status).toBe(415);
+    // application/json with parameters or in other case passes; a longer type does not.
+    for (const [i, [type, status]] of (<[string, number][]>[
+      ["application/json; charset=utf-8", 200],
+      ["Application/JSON", 200],
+      ["application/jsonx", 415],
+    ]).entries()) {
+      const reply = await post(url, call(20 + i, "echo", { text: "x" }), {
+        "Mcp-Session-Id": sessionId,
+        "Content-Type": type,
+      });
+      expect([type, reply.status]).toEqual([type, status]);
+    }
   });
 
   test("413: a body over the limit, whether declared or streamed", async () => {
