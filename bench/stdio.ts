@@ -333,7 +333,8 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
 
 console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
-    `${pipelinedCalls} with ${inFlight} in flight; cold start: median of ${coldStarts} spawns\n`,
+    `${pipelinedCalls} with ${inFlight} in flight, after a warm-up of ${warmupCalls} calls ${inFlight} in flight and ${sequentialWarmupCalls} sequential; ` +
+    `cold start: median of ${coldStarts} spawns\n`,
 );
 const header = [
   "server",
