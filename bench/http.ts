@@ -15,7 +15,8 @@
 // Per-request rows (revision 2026-07-28: no handshake, no session; every POST's
 // params carry _meta with the protocol version, client capabilities and client
 // info, and the headers MCP-Protocol-Version, Mcp-Method and Mcp-Name):
-//   floor, per-request body    the same floor, sent the larger per-request bodies and headers
+//   floor, per-request body    the same floor, sent the larger per-request bodies and headers, answering
+//                              what a 2026-07-28 server does (resultType, _meta serverInfo: echo-floor.ts)
 //   mcpgen (per-request)       serveHttp with default options: the sessions endpoint serves both eras
 //   SDK v2 (per-request)       createMcpHandler + toNodeHandler, a server per request (JSON answers)
 // Every answer is checked: HTTP 200, the request's id, the echoed text, and on

@@ -3,7 +3,8 @@
 // each; the floor answers anything) and runs as a child process; the driver
 // calls echo:
 //   floor                 a bare Node process that parses each line and echoes (bench/servers/floor.ts)
-//   floor, per-request    the same floor, sent the per-request lines (below): the base of the per-request row
+//   floor, per-request    the same floor, sent the per-request lines (below), answering what a 2026-07-28
+//                         server does (resultType, _meta serverInfo: echo-floor.ts): the base of the per-request row
 //   mcpgen                McpServer + serveStdio (bench/servers/mcpgen-echo.ts) on the runtime
 //                         package as a user installs it (packed by packages/pack.mjs: bundled),
 //                         legacy era: initialize (2025-11-25) and notifications/initialized first
@@ -367,7 +368,7 @@ console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
     `spawn to the first tools/call response (the per-request floor's too). ×floor: the median over rounds (spawns for the cold start) ` +
     `of the row's figure ÷ the floor's in the same round; legacy rows against "${FLOOR}", ` +
-    `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call).`,
+    `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call; the same answers: resultType and _meta serverInfo).`,
 );
 
 // Issue #14's targets, for the installed package in both eras.

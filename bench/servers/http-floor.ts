@@ -2,7 +2,7 @@
 // an answer. No validation, no sessions, no protocol: what HTTP costs by itself.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { floorResult } from "./echo-floor.js";
+import { floorAnswer } from "./echo-floor.js";
 
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
@@ -13,8 +13,7 @@ const server = createServer((request, response) => {
       response.writeHead(202).end();
       return;
     }
-    const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: floorResult(message) });
-    response.writeHead(200, { "Content-Type": "application/json" }).end(body);
+    response.writeHead(200, { "Content-Type": "application/json" }).end(floorAnswer(message));
   });
 });
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
