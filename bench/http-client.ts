@@ -17,13 +17,20 @@ export interface Reply {
  * test, and the driver shares this machine's two cores with them. A socket the
  * server closed (node:http ends a keep-alive connection idle for 5 s, as while
  * the benchmark drives another server) is opened again on the next request; a
- * request it was waiting on fails.
+ * request it was waiting on fails. So that a request never races the server's
+ * idle timeout (a request written as the server closes the socket is lost), a
+ * connection idle for nearly as long as the server's Keep-Alive header says it
+ * keeps one is replaced before the next request, as HTTP clients do (undici:
+ * keepAliveTimeoutThreshold).
  */
 export class Connection {
   private socket: Socket;
   private connected = true;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
+  /** When the last response arrived (performance.now()), and how long the server keeps an idle connection. */
+  private lastReply = 0;
+  private keepAliveMs = DEFAULT_KEEP_ALIVE_MS;
 
   constructor(
     private readonly host: string,
@@ -38,6 +45,7 @@ export class Connection {
     socket.on("data", (chunk: Buffer) => {
       this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
       const reply = this.parse();
+      if (reply) this.noteKeepAlive(reply);
       if (reply && this.waiting) {
         const { resolve } = this.waiting;
         this.waiting = undefined;
@@ -61,6 +69,16 @@ export class Connection {
   }
 
   request(method: string, path: string, body: string, headers: Record<string, string>): Promise<Reply> {
+    if (
+      this.connected &&
+      this.lastReply > 0 &&
+      performance.now() - this.lastReply > this.keepAliveMs - IDLE_MARGIN_MS
+    ) {
+      // The server may be closing it right now: its "close" is ignored (it is no longer this.socket).
+      this.socket.destroy();
+      this.connected = false;
+      this.buffered = Buffer.alloc(0);
+    }
     if (!this.connected) {
       this.socket = this.connect();
       this.connected = true;
@@ -71,6 +89,13 @@ export class Connection {
       this.waiting = { resolve, reject };
       this.socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
     });
+  }
+
+  /** Keep-Alive: timeout=N (seconds) from a response, if it says one. */
+  private noteKeepAlive(reply: Reply): void {
+    this.lastReply = performance.now();
+    const timeout = /timeout=(\d+)/.exec(reply.headers.get("keep-alive") ?? "")?.[1];
+    if (timeout !== undefined) this.keepAliveMs = Number(timeout) * 1000;
   }
 
   /** One complete response from the buffer, or undefined when more bytes are needed. */
@@ -112,6 +137,11 @@ export class Connection {
     this.socket.destroy();
   }
 }
+
+/** node:http's default keepAliveTimeout, for a server that sends no Keep-Alive header. */
+const DEFAULT_KEEP_ALIVE_MS = 5_000;
+/** How long before the server's idle timeout a connection is replaced rather than reused. */
+const IDLE_MARGIN_MS = 1_000;
 
 const HEADERS = {
   "Content-Type": "application/json",
