@@ -47,6 +47,7 @@ import {
   type RequestContext,
   type SessionHost,
 } from "./session.js";
+import { SessionRegistry } from "./session-registry.js";
 import { UriTemplate, type UriVariables } from "./uri-template.js";
 import { ServedRevisions, type Wire } from "./revisions.js";
 import { ServerWires } from "./wires.js";
@@ -300,7 +301,7 @@ export class McpServer implements SessionHost {
   >();
   private readonly templates = new Map<string, RegisteredTemplate>();
   private readonly prompts = new Map<string, RegisteredPrompt>();
-  private readonly sessionSet = new Set<Session>();
+  private readonly openSessions = new SessionRegistry<Session>();
   private readonly changed = new Set<Feature>();
   readonly served: ServedRevisions;
   readonly wires = new ServerWires();
@@ -333,15 +334,15 @@ export class McpServer implements SessionHost {
     options.bus?.subscribe((message) => this.fromBus(message));
   }
 
-  /** The connected sessions. */
+  /** The connected sessions, as they are now (a new set on each read). */
   get sessions(): ReadonlySet<Session> {
-    return this.sessionSet;
+    return new Set(this.openSessions.toArray());
   }
 
   /** Opens a session for a transport; `send` writes one message. */
   connect(send: (json: string) => void): Session {
     const session = new Session(this, send);
-    this.sessionSet.add(session);
+    this.openSessions.add(session);
     return session;
   }
 
@@ -352,7 +353,7 @@ export class McpServer implements SessionHost {
   /** Ends every subscription gracefully (a result carrying its id), then closes every session. */
   close(): void {
     this.listeners.closeAll();
-    for (const session of [...this.sessionSet]) session.close();
+    for (const session of this.openSessions.toArray()) session.close();
   }
 
   // --- registration -------------------------------------------------------------
@@ -581,7 +582,7 @@ export class McpServer implements SessionHost {
   }
 
   private deliverResourceUpdated(uri: string): void {
-    for (const session of this.sessionSet)
+    for (const session of this.openSessions.toArray())
       if (session.isSubscribed(uri)) session.notify("notifications/resources/updated", { uri });
     this.listeners.resourceUpdated(uri);
   }
@@ -624,7 +625,7 @@ export class McpServer implements SessionHost {
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const session of this.sessionSet) if (session.isInitialized) session.log(level, data, logger);
+    for (const session of this.openSessions.toArray()) if (session.isInitialized) session.log(level, data, logger);
   }
 
   /** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
@@ -651,7 +652,7 @@ export class McpServer implements SessionHost {
   /** list_changed notifications, one per feature per tick however many changes it saw. */
   private featureChanged(feature: Feature): void {
     this.capabilityCache = new WeakMap(); // what is offered may have changed
-    if (!this.listChanged || (this.sessionSet.size === 0 && this.listeners.size === 0 && !this.options.bus)) return;
+    if (!this.listChanged || (this.openSessions.size === 0 && this.listeners.size === 0 && !this.options.bus)) return;
     if (this.changed.size === 0) queueMicrotask(() => this.flushChanged());
     this.changed.add(feature);
   }
@@ -668,7 +669,7 @@ export class McpServer implements SessionHost {
   private deliverListChanged(feature: Feature): void {
     if (!this.listChanged) return;
     const method = `notifications/${feature}/list_changed`;
-    for (const session of this.sessionSet) if (session.isInitialized) session.notify(method);
+    for (const session of this.openSessions.toArray()) if (session.isInitialized) session.notify(method);
     this.listeners.listChanged(method);
   }
 
@@ -770,7 +771,7 @@ export class McpServer implements SessionHost {
   }
 
   closed(session: Session): void {
-    this.sessionSet.delete(session);
+    this.openSessions.delete(session);
   }
 
   // --- method handlers (handler revision) -----------------------------------------

@@ -132,6 +132,8 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Session {
+  /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
+  registrySlot = -1;
   private phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
   /** The handshake session's scope, once initialize negotiated a revision. */
   private sessionScope: SessionScope | undefined;
