@@ -11,16 +11,12 @@ import { SessionRegistry } from "../../runtime/server/session-registry.js";
 import { McpServer } from "../../runtime/server/server.js";
 
 const member = (name: string) => ({ name, registrySlot: -1 });
+type Member = ReturnType<typeof member>;
 
 describe("SessionRegistry", () => {
   it("holds each member once, and removes any of them", () => {
-    const registry = new SessionRegistry<ReturnType<typeof member>>();
-    const [a, b, c, d] = ["a", "b", "c", "d"].map(member) as [
-      ReturnType<typeof member>,
-      ReturnType<typeof member>,
-      ReturnType<typeof member>,
-      ReturnType<typeof member>,
-    ];
+    const registry = new SessionRegistry<Member>();
+    const [a, b, c, d] = ["a", "b", "c", "d"].map(member) as [Member, Member, Member, Member];
     for (const m of [a, b, c, d, b]) registry.add(m);
     expect(registry.size).toBe(4);
     expect(registry.delete(b)).toBe(true); // from the middle: the last one takes its slot
@@ -50,9 +46,9 @@ describe("SessionRegistry", () => {
   });
 
   it("keeps each member's slot right through random additions and removals", () => {
-    const registry = new SessionRegistry<ReturnType<typeof member>>();
+    const registry = new SessionRegistry<Member>();
     const all = Array.from({ length: 50 }, (_, i) => member(String(i)));
-    const inside = new Set<ReturnType<typeof member>>();
+    const inside = new Set<Member>();
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let step = 0; step < 5_000; step++) {
