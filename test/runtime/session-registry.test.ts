@@ -12,6 +12,12 @@ import { McpServer } from "../../runtime/server/server.js";
 
 const member = (name: string) => ({ name, registrySlot: -1 });
 type Member = ReturnType<typeof member>;
+/** The members' names, sorted (the registry keeps no order). */
+const namesIn = (registry: SessionRegistry<Member>) =>
+  registry
+    .toArray()
+    .map((m) => m.name)
+    .sort();
 
 describe("SessionRegistry", () => {
   it("holds each member once, and removes any of them", () => {
@@ -21,24 +27,14 @@ describe("SessionRegistry", () => {
     expect(registry.size).toBe(4);
     expect(registry.delete(b)).toBe(true); // from the middle: the last one takes its slot
     expect(registry.delete(b)).toBe(false);
-    expect(
-      registry
-        .toArray()
-        .map((m) => m.name)
-        .sort(),
-    ).toEqual(["a", "c", "d"]);
+    expect(namesIn(registry)).toEqual(["a", "c", "d"]);
     expect(registry.delete(d)).toBe(true);
     expect(registry.delete(a)).toBe(true);
     expect(registry.toArray()).toEqual([c]);
     expect(registry.delete(member("stranger"))).toBe(false);
     registry.add(a);
     registry.add(b);
-    expect(
-      registry
-        .toArray()
-        .map((m) => m.name)
-        .sort(),
-    ).toEqual(["a", "b", "c"]);
+    expect(namesIn(registry)).toEqual(["a", "b", "c"]);
     for (const m of registry.toArray()) registry.delete(m);
     expect(registry.size).toBe(0);
     expect(registry.toArray()).toEqual([]);
