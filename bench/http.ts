@@ -5,6 +5,7 @@
 // and notifications/initialized first, then requests with the session id if the
 // server gave one):
 //   floor (node:http)          node:http that parses each POST and echoes (bench/servers/http-floor.ts)
+//   control: the floor again   the same floor measured as a row: what the run's noise makes of a ratio of 1
 //   mcpgen (sessions)          serveHttp, Mcp-Session-Id sessions (bench/servers/http-mcpgen.ts), on the
 //                              runtime package as installed (bench/installed.ts), as for every mcpgen row
 //   mcpgen (stateless)         serveHttp({ sessions: false })
@@ -22,21 +23,24 @@
 // Every answer is checked: HTTP 200, the request's id, the echoed text, and on
 // per-request rows result.resultType "complete".
 // 16 clients, each on its own keep-alive connection (legacy: with its own
-// session), call tools/call one after the other. Every server is started and
-// warmed up once, then each round measures every server in turn (rotating
-// order). Figures: requests/s, p50/p99 latency, the server's CPU time (user +
-// system) per request over the measured calls (less noisy than requests/s on a
-// shared machine: the driver and the server compete for two cores), medians over
-// rounds, and its peak RSS (VmHWM) over the whole run. Ratios are to the floor
-// with the same kind of request, taken per round and their median shown: legacy
-// rows to "floor (node:http)", per-request rows to "floor, per-request body".
+// session), call tools/call one after the other. Every row runs beside a floor
+// process of its own (the floor with the same kind of request: legacy rows
+// "floor (node:http)", per-request rows "floor, per-request body"). Every
+// process is started and warmed up once, then each round measures every pair
+// (rotating order), the row and its floor one right after the other (which goes
+// first alternates by round). Figures: requests/s, p50/p99 latency, the
+// server's CPU time (user + system) per request over the measured calls,
+// medians over rounds, and its peak RSS (VmHWM) over its run. Ratios: the
+// median over rounds of a row's figure ÷ its floor's in the same round (req/s;
+// "CPU ×floor" for the CPU time per request: the server is the bottleneck here,
+// so it is about the inverse of the req/s ratio).
 //
 // Then, in the same run, the deployment rows of bench/cluster.ts: per-request
 // tools/call through two processes sharing Redis vs one, and a task cycle on
 // the Redis store vs the in-memory one (skipped with --only, unless a word is "cluster").
 //
 // Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR] [--instructions]
-//   --only          rows whose name contains one of the comma-separated words (the floors always run)
+//   --only          rows whose name contains one of the comma-separated words (the floors and the control always run)
 //   --cpu-prof      write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 //   --instructions  instead of the timed rounds: the instructions each server executes per request once
 //                   warmed up (1,500 calls a client; bench/instructions.ts, valgrind), for the floors and
@@ -47,7 +51,7 @@ import { join } from "node:path";
 import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
-import { pairedRatio, targetLines, type Target } from "./targets.js";
+import { targetLines, type Target } from "./targets.js";
 
 const quick = process.argv.includes("--quick");
 const roundsArg = process.argv.indexOf("--rounds");
@@ -71,8 +75,12 @@ const installed = installedProject(join(import.meta.dirname, "..", ".."), [
 ]);
 process.on("exit", installed.remove);
 const mcpgenHttp = join(installed.dir, "http-mcpgen.js");
+const CONTROL = "control: the floor again";
 const allTargets: { name: string; script: string; args: string[]; mode: Mode }[] = [
   { name: "floor (node:http)", script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
+  // The control: the floor measured as a row. Its ratio is what this run's noise alone makes of a server
+  // as fast as its floor (the other rows' ratios are worth no more than its distance from 1.00×).
+  { name: CONTROL, script: join(servers, "http-floor.js"), args: [], mode: "legacy" },
   { name: "mcpgen (sessions)", script: mcpgenHttp, args: [], mode: "legacy" },
   { name: "mcpgen (stateless)", script: mcpgenHttp, args: ["--stateless"], mode: "legacy" },
   { name: "SDK (sessions)", script: join(servers, "http-sdk.js"), args: [], mode: "legacy" },
@@ -95,6 +103,7 @@ const countInstructions = process.argv.includes("--instructions");
 const targets = allTargets.filter(
   (t) =>
     t.name === floors[t.mode] ||
+    (t.name === CONTROL && !countInstructions) ||
     (only === undefined
       ? !countInstructions || t.name.startsWith("mcpgen")
       : only.some((word) => t.name.includes(word))),
@@ -212,14 +221,16 @@ async function measureWindow(server: Running): Promise<Window> {
   };
 }
 
-/** Stops a server; returns its peak RSS (VmHWM) in MB, over its whole run. */
-async function stop(server: Running): Promise<number> {
+/** A server's peak RSS so far (VmHWM), in MB. */
+function peakRssMb(server: Running): number {
   const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
-  const rssKb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? NaN);
+  return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+async function stop(server: Running): Promise<void> {
   for (const c of server.team) c.close();
   server.child.kill("SIGTERM");
   await server.exited;
-  return rssKb / 1024;
 }
 
 /** USER_HZ: the unit of utime and stime in /proc/<pid>/stat (100 on Linux). */
@@ -238,53 +249,105 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 const median = (values: number[]) => percentile(values, 0.5);
+const medianOfFinite = (values: number[]) => {
+  const finite = values.filter(Number.isFinite);
+  return finite.length > 0 ? median(finite) : undefined;
+};
 
-// Every server runs from start to end of the rounds, warmed up once; a round measures each in turn
-// (rotating order), so a row and its floor are measured seconds apart in every round, and a ratio
-// is taken per round (the machine's load moves over minutes: medians of rows measured at different
-// times would carry it into the ratio).
+// Every server runs from start to end of the rounds, warmed up once. Each row has a floor of its
+// own (another process of the same floor script), measured right before or after it (the order
+// alternates by round), and every process serves one window a round. Why: this machine's speed
+// moves within seconds (by a fifth from one window to the next at times, README), so a row is
+// compared with its floor of the same moment; and a floor shared by several rows would serve more
+// windows than they do and rest less between them, where here every process serves as many and
+// rests as long.
 const running: Running[] = [];
 // Whatever ends the run (a failed call, a deadline), no server outlives it.
 process.on("exit", () => {
   for (const server of running) server.child.kill("SIGKILL");
 });
-for (const target of targets) running.push(await start(target));
+const floorTarget = (mode: Mode) => targets.find((t) => t.name === floors[mode])!;
+const rowTargets = targets.filter((t) => t.name !== floors[t.mode]);
+/** Each row with its floor; a floor without rows (--only) is measured alone, for its line of the table. */
+const pairs: { row: Running | undefined; floor: Running }[] = [];
+for (const target of rowTargets) {
+  const row = await start(target);
+  running.push(row);
+  const floor = await start(floorTarget(target.mode));
+  running.push(floor);
+  pairs.push({ row, floor });
+}
+for (const mode of ["legacy", "per-request"] as const)
+  if (!rowTargets.some((t) => t.mode === mode)) {
+    const floor = await start(floorTarget(mode));
+    running.push(floor);
+    pairs.push({ row: undefined, floor });
+  }
+/** Per server name: every window of the processes of that name (a floor's twins together). */
 const windows = new Map<string, Window[]>(targets.map((t) => [t.name, []]));
+/** Per row, per round: its req/s and its CPU µs/req, each ÷ its floor's in the same round. */
+const paired = new Map<string, { rps: number; cpuUs: number }[]>(rowTargets.map((t) => [t.name, []]));
+/** Per process: its peak RSS (VmHWM) once it has served the warm-up and every round. */
+const peaks = new Map<Running, number>();
+const measure = async (server: Running) => {
+  const window = await measureWindow(server);
+  windows.get(server.target.name)!.push(window);
+  return window;
+};
 for (let round = 0; round < rounds; round++) {
-  for (let i = 0; i < running.length; i++) {
-    const server = running[(i + round) % running.length]!;
-    windows.get(server.target.name)!.push(await measureWindow(server));
+  for (let i = 0; i < pairs.length; i++) {
+    const { row, floor } = pairs[(i + round) % pairs.length]!;
+    if (!row) {
+      await measure(floor);
+      continue;
+    }
+    let own: Window;
+    let base: Window;
+    if (round % 2 === 0) {
+      own = await measure(row);
+      base = await measure(floor);
+    } else {
+      base = await measure(floor);
+      own = await measure(row);
+    }
+    paired.get(row.target.name)!.push({ rps: own.rps / base.rps, cpuUs: own.cpuUs / base.cpuUs });
   }
 }
-const peakRss = new Map<string, number>();
-for (const server of running) peakRss.set(server.target.name, await stop(server));
+for (const server of running) {
+  peaks.set(server, peakRssMb(server));
+  await stop(server);
+}
 
 const summary = targets.map((t) => {
   const own = windows.get(t.name)!;
-  const floor = windows.get(floors[t.mode])!;
   const pick = (key: keyof Window) => median(own.map((w) => w[key]));
+  const isFloor = t.name === floors[t.mode];
+  const ratios = paired.get(t.name) ?? [];
+  const pair = pairs.find((p) => p.row?.target === t);
+  // A row's peak RSS beyond the floor's is its own less its twin floor's; a floor shows the median of its twins'.
+  const floorPeaks = pairs.filter((p) => p.floor.target === t).map((p) => peaks.get(p.floor)!);
   return {
     name: t.name,
     mode: t.mode,
     rps: pick("rps"),
     /** The median over rounds of the row's req/s ÷ its floor's in the same round. */
-    ratio: pairedRatio(
-      own.map((w) => w.rps),
-      floor.map((w) => w.rps),
-    ),
+    ratio: isFloor ? 1 : median(ratios.map((r) => r.rps)),
+    /** The same for the CPU time per request; undefined when no floor window lasted a clock tick of CPU (--quick). */
+    cpuRatio: isFloor ? 1 : medianOfFinite(ratios.map((r) => r.cpuUs)),
     p50: pick("p50"),
     p99: pick("p99"),
-    rssMb: peakRss.get(t.name)!,
+    rssMb: isFloor ? median(floorPeaks) : peaks.get(pair!.row!)!,
+    rssBeyondFloor: isFloor ? 0 : peaks.get(pair!.row!)! - peaks.get(pair!.floor)!,
     cpuUs: pick("cpuUs"),
   };
 });
-const floorOf = (mode: Mode) => summary.find((s) => s.name === floors[mode])!;
 
 console.log(
   `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients; ` +
-    `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${callsPerClient} calls a client; medians over rounds\n`,
+    `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${callsPerClient} calls a client, ` +
+    `each row beside a floor process of its own; medians over rounds\n`,
 );
-const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "CPU µs/req", "peak RSS MB"];
+const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "CPU µs/req", "CPU ×floor", "peak RSS MB"];
 const rows = summary.map((s) => [
   s.name,
   s.rps.toFixed(0),
@@ -292,12 +355,14 @@ const rows = summary.map((s) => [
   s.p50.toFixed(0),
   s.p99.toFixed(0),
   s.cpuUs.toFixed(1),
+  s.cpuRatio === undefined ? "-" : `${s.cpuRatio.toFixed(2)}×`,
   s.rssMb.toFixed(1),
 ]);
 printTable(header, rows);
 console.log(
-  `\n×floor: the median over rounds of req/s ÷ the floor's in the same round; legacy rows (2025-11-25, handshake) against "${floors.legacy}", ` +
-    `per-request rows (2026-07-28, _meta and Mcp-* headers) against "${floors["per-request"]}". Peak RSS: over the server's whole run.`,
+  `\n×floor: the median over rounds of the row's req/s ÷ its floor's in the same round, measured one after the other (CPU ×floor: the same for CPU µs/req); ` +
+    `legacy rows (2025-11-25, handshake) against "${floors.legacy}", per-request rows (2026-07-28, _meta and Mcp-* headers) ` +
+    `against "${floors["per-request"]}". Peak RSS: over each process's run (a floor's line: the median of its processes'; a row's target: beyond its own floor process's).`,
 );
 
 // Issue #14's targets for mcpgen's three modes.
@@ -307,7 +372,7 @@ const httpTargets: Target[] = summary
     { what: `${s.name}: req/s ÷ floor`, value: s.ratio, bound: "at least", limit: 0.85, unit: "×" },
     {
       what: `${s.name}: peak RSS − floor's`,
-      value: s.rssMb - floorOf(s.mode).rssMb,
+      value: s.rssBeyondFloor,
       bound: "at most",
       limit: 10,
       unit: " MB",
