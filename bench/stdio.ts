@@ -3,6 +3,7 @@
 // each; the floor answers anything) and runs as a child process; the driver
 // calls echo:
 //   floor                 a bare Node process that parses each line and echoes (bench/servers/floor.ts)
+//   control               the same floor measured as a row: what the run's noise makes of a ratio of 1
 //   floor, per-request    the same floor, sent the per-request lines (below), answering what a 2026-07-28
 //                         server does (resultType, _meta serverInfo: echo-floor.ts): the base of the per-request row
 //   mcpgen                McpServer + serveStdio (bench/servers/mcpgen-echo.ts) on the runtime
@@ -34,7 +35,7 @@
 // would hide the differences the cold start column is for.
 //
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
-//   --only      rows whose name contains one of the comma-separated words (the floors always run)
+//   --only      rows whose name contains one of the comma-separated words (the floors and the control always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 //   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
 //               within ~1% on a busy machine where the times above move by ±20%
@@ -70,8 +71,12 @@ const installed = installedProject(join(import.meta.dirname, "..", ".."), [
 ]);
 process.on("exit", installed.remove);
 type Mode = "legacy" | "per-request";
+const CONTROL = "control: the floor again";
 const allTargets: { name: string; script: string; mode: Mode }[] = [
   { name: "floor (bare Node)", script: join(servers, "floor.js"), mode: "legacy" },
+  // The control: the floor measured as a row. Its ratios are what this run's noise alone makes of a
+  // server exactly as fast as its floor (the other rows' ratios are worth no more than its distance from 1.00×).
+  { name: CONTROL, script: join(servers, "floor.js"), mode: "legacy" },
   { name: "floor, per-request body", script: join(servers, "floor.js"), mode: "per-request" },
   { name: "mcpgen", script: join(installed.dir, "mcpgen-echo.js"), mode: "legacy" },
   { name: "mcpgen (per-request)", script: join(installed.dir, "mcpgen-echo.js"), mode: "per-request" },
@@ -82,7 +87,11 @@ const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
 const FLOOR = "floor (bare Node)";
 const PER_REQUEST_FLOOR = "floor, per-request body";
 const targets = allTargets.filter(
-  (t) => only === undefined || t.name.startsWith("floor") || only.some((word) => t.name.includes(word)),
+  (t) =>
+    only === undefined ||
+    t.name.startsWith("floor") ||
+    t.name === CONTROL ||
+    only.some((word) => t.name.includes(word)),
 );
 
 const inProcessRows: { name: string; dir: string; row: string; floor: string }[] = [

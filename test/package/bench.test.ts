@@ -62,6 +62,7 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     );
   for (const name of [
     "floor (bare Node)",
+    "control: the floor again",
     "floor, per-request body",
     "mcpgen",
     "mcpgen (per-request)",
