@@ -305,7 +305,7 @@ export class StreamableHttpTransport {
     if (this.perRequest(request, message)) return this.postPerRequest(request, response, message, auth);
     if (!this.options.sessions) return this.postStateless(request, response, message, auth);
 
-    const sessionId = header(request, "mcp-session-id");
+    const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) {
       if (!isInitialize(message))
         return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required (initialize to get one)");
@@ -354,7 +354,7 @@ export class StreamableHttpTransport {
    * whether the server serves it or not (then the runtime says which it does).
    */
   private perRequest(request: IncomingMessage, message: unknown): boolean {
-    const version = header(request, "mcp-protocol-version");
+    const version = header(request.headers["mcp-protocol-version"]);
     if (version !== undefined && this.server.served.forVersion(version)?.lifecycle === "per-request") return true;
     return isObject(message) && message["method"] !== "initialize" && statedVersion(message) !== undefined;
   }
@@ -398,7 +398,7 @@ export class StreamableHttpTransport {
     const session = this.server.connect(() => {}); // no standalone stream to carry anything
     if (!isInitialize(message)) {
       // basic/transports#protocol-version-header: without the header, assume 2025-03-26.
-      const version = header(request, "mcp-protocol-version") ?? "2025-03-26";
+      const version = header(request.headers["mcp-protocol-version"]) ?? "2025-03-26";
       if (!session.assumeInitialized(version)) {
         session.close();
         return httpError(response, 400, this.unsupportedVersion(version));
@@ -426,7 +426,7 @@ export class StreamableHttpTransport {
       return httpError(response, 405, "Method Not Allowed: this server offers no standalone SSE stream", {
         Allow: "POST",
       });
-    const sessionId = header(request, "mcp-session-id");
+    const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
     const state = this.ownedSession(sessionId, auth);
     if (!state) return sessionNotFound(response, sessionId);
@@ -434,7 +434,7 @@ export class StreamableHttpTransport {
     if (versionProblem) return httpError(response, 400, versionProblem);
     this.touch(state);
 
-    const lastEventId = header(request, "last-event-id");
+    const lastEventId = header(request.headers["last-event-id"]);
     if (lastEventId !== undefined) {
       // basic/transports#resumability-and-redelivery: resume the stream the id belongs to.
       const [streamId, sequence] = lastEventId.split("_");
@@ -454,7 +454,7 @@ export class StreamableHttpTransport {
   private delete(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     if (!this.options.sessions)
       return httpError(response, 405, "Method Not Allowed: this server has no sessions", { Allow: "POST" });
-    const sessionId = header(request, "mcp-session-id");
+    const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
     const state = this.ownedSession(sessionId, auth);
     if (!state) return sessionNotFound(response, sessionId);
@@ -478,7 +478,7 @@ export class StreamableHttpTransport {
    * negotiated revision either way (absent, it is known from initialization).
    */
   private checkVersion(request: IncomingMessage): string | undefined {
-    const version = header(request, "mcp-protocol-version");
+    const version = header(request.headers["mcp-protocol-version"]);
     if (version === undefined || this.server.served.forVersion(version)) return undefined;
     return this.unsupportedVersion(version);
   }
@@ -615,8 +615,12 @@ function pathOf(request: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
+/**
+ * A header's value (the first, where node:http gives a list). Callers read
+ * `request.headers` by a literal name: a property load V8 keeps at one object
+ * shape per call site, where a name passed in made one lookup by name per call.
+ */
+function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
