@@ -108,7 +108,11 @@ export class IdMap<K extends string | number, V> {
 
   private allocate(capacity: number): void {
     if (this.mask === -1) this.seed = (Math.random() * 0x100000000) | 0;
-    this.slots = new Array<unknown>(2 * capacity).fill(undefined);
+    // Written in a loop rather than by `fill(undefined)`: fill is a C++ builtin in V8 (Node 20), ~400
+    // instructions a call, and a stateless HTTP POST makes two maps (callgrind).
+    const slots = new Array<unknown>(2 * capacity);
+    for (let i = 0; i < slots.length; i++) slots[i] = undefined;
+    this.slots = slots;
     this.mask = capacity - 1;
   }
 
