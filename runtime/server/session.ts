@@ -12,6 +12,7 @@
 // scope (context.ts) carries which.
 import { nodeCrypto } from "../node-crypto.js";
 import { IdMap } from "../id-map.js";
+import { FinishedIds } from "../finished-ids.js";
 import { isObject, run, type Check } from "../validation.js";
 import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
@@ -101,9 +102,8 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
 
 /**
  * Ids of finished requests are remembered this far back, so that a reused id
- * is refused (basic#requests). 1,024: the window costs a busy session ~40 KB
- * (4,096 held ~160 KB, and sixteen sessions growing theirs at once were most
- * of what the HTTP bench's legacy server kept through young collections).
+ * is refused (basic#requests). 1,024: the window costs a busy session ~24 KB
+ * with integer ids (finished-ids.ts).
  */
 export const REMEMBERED_IDS = 1024;
 /**
@@ -145,10 +145,8 @@ export class Session {
   /** Requests in flight on isolated channels (not in `inflight`, whose ids are the connection's). */
   private readonly isolated = new IdMap<number, Inflight>();
   private isolatedCount = 0;
-  /** The last REMEMBERED_IDS finished ids (an IdMap: a Set's tables would churn, one id in and one out per request). */
-  private readonly finishedIds = new IdMap<RequestId, true>();
-  private readonly finishedRing: (RequestId | undefined)[] = [];
-  private finishedCount = 0;
+  /** The last REMEMBERED_IDS finished ids. */
+  private readonly finishedIds = new FinishedIds(REMEMBERED_IDS);
   /** Made on the first server-to-client request (most sessions send none; a stateless one lives for one POST). */
   private outgoingRequests: ServerRequests | undefined;
   private idleWaiters: (() => void)[] = [];
@@ -1101,12 +1099,7 @@ export class Session {
   }
 
   private remember(id: RequestId): void {
-    // A ring of the last REMEMBERED_IDS ids: O(1), no iterator per request.
-    const slot = this.finishedCount++ % REMEMBERED_IDS;
-    const evicted = this.finishedRing[slot];
-    if (evicted !== undefined) this.finishedIds.delete(evicted);
-    this.finishedRing[slot] = id;
-    this.finishedIds.set(id, true);
+    this.finishedIds.add(id);
   }
 
   // --- outgoing ---------------------------------------------------------------
