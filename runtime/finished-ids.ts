@@ -5,34 +5,44 @@
 // forgotten as a new one comes in.
 //
 // Membership: a client's ids are almost always integers counting up, and those
-// are kept in a table indexed by the id modulo its size, where an id in its
-// slot is found by one comparison; a string id, a negative or fractional one,
-// or an integer whose slot is taken by another remembered id, goes to an IdMap.
-// With an IdMap alone a busy session held ~40 KB (a table of 2,048 slots, keys
-// and values, for 1,024 ids) and hashed and probed twice a request.
+// are kept in a table indexed by the id modulo its size (growing to twice the
+// capacity or a little more), where an id in its slot is found by one comparison; a string id,
+// a negative or fractional one, or an integer whose slot is taken by another
+// remembered id, goes to an IdMap. With an IdMap alone a busy session held
+// ~40 KB (2,048 slots of keys and values for 1,024 ids) and hashed and probed
+// it twice a request.
 import { IdMap } from "./id-map.js";
 
 type Id = string | number;
+
+/** Slots of a session's first table: a stateless HTTP session remembers one id. */
+const FIRST_TABLE_SIZE = 8;
+/** The table of a set that holds no integer id yet (never written). */
+const NO_TABLE: readonly (number | undefined)[] = [];
 
 export class FinishedIds {
   /** The remembered ids in the order they finished; slot `count % capacity` is the next to be replaced. */
   private readonly ring: (Id | undefined)[] = [];
   private count = 0;
-  /** Integer ids by `id % table.length`; made with the first one (an idle session holds none). */
-  private table: (number | undefined)[] | undefined;
+  /** Integer ids by `id % table.length`; it doubles when half full, up to largestTable slots. */
+  private table = NO_TABLE as (number | undefined)[];
+  private inTable = 0;
   /** The ids the table cannot hold. */
   private readonly others = new IdMap<Id, true>();
+
+  /** The table's largest size: the power of two from 2 * capacity up (sizes double, so each divides the next). */
+  private readonly largestTable: number;
 
   constructor(
     /** How many of the last finished ids are remembered. */
     readonly capacity: number,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer`);
+    this.largestTable = 2 ** Math.ceil(Math.log2(2 * capacity));
   }
 
   has(id: Id): boolean {
-    const slot = this.slotOf(id);
-    if (slot !== -1 && this.table !== undefined && this.table[slot] === id) return true;
+    if (isTableId(id) && this.table.length > 0 && this.table[id % this.table.length] === id) return true;
     return this.others.has(id);
   }
 
@@ -42,11 +52,12 @@ export class FinishedIds {
     const evicted = this.ring[at];
     if (evicted !== undefined) this.forget(evicted);
     this.ring[at] = id;
-    const slot = this.slotOf(id);
-    if (slot !== -1) {
-      const table = (this.table ??= emptyTable(2 * this.capacity));
-      if (table[slot] === undefined) {
-        table[slot] = id as number;
+    if (isTableId(id)) {
+      if (2 * this.inTable >= this.table.length && this.table.length < this.largestTable) this.grow();
+      const slot = id % this.table.length;
+      if (this.table[slot] === undefined) {
+        this.table[slot] = id;
+        this.inTable++;
         return;
       }
     }
@@ -54,21 +65,32 @@ export class FinishedIds {
   }
 
   private forget(id: Id): void {
-    const slot = this.slotOf(id);
-    if (slot !== -1 && this.table !== undefined && this.table[slot] === id) this.table[slot] = undefined;
-    else this.others.delete(id);
+    if (isTableId(id) && this.table.length > 0) {
+      const slot = id % this.table.length;
+      if (this.table[slot] === id) {
+        this.table[slot] = undefined;
+        this.inTable--;
+        return;
+      }
+    }
+    this.others.delete(id);
   }
 
-  /** The table slot of an integer id from 0 to 2^53 - 1, or -1 for any other id. */
-  private slotOf(id: Id): number {
-    if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return -1;
-    return id % (2 * this.capacity);
+  /** A table twice the size, holding what the old one held. */
+  private grow(): void {
+    const old = this.table;
+    const size = old.length === 0 ? Math.min(FIRST_TABLE_SIZE, this.largestTable) : 2 * old.length;
+    // Written in a loop rather than by `fill(undefined)`: fill is a C++ builtin on Node 20 (see id-map.ts).
+    const table = new Array<number | undefined>(size);
+    for (let i = 0; i < size; i++) table[i] = undefined;
+    // No two ids meet in the new table: ids equal modulo its size are equal modulo the old one's
+    // (a power of two that divides it), which held one of them at most.
+    for (const id of old) if (id !== undefined) table[id % size] = id;
+    this.table = table;
   }
 }
 
-/** A table of `size` empty slots, written in a loop (fill is a C++ builtin on Node 20; see id-map.ts). */
-function emptyTable(size: number): (number | undefined)[] {
-  const table = new Array<number | undefined>(size);
-  for (let i = 0; i < size; i++) table[i] = undefined;
-  return table;
+/** Whether the table can hold `id`: an integer from 0 to 2^53 - 1. */
+function isTableId(id: Id): id is number {
+  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0;
 }

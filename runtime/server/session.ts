@@ -102,7 +102,7 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
 
 /**
  * Ids of finished requests are remembered this far back, so that a reused id
- * is refused (basic#requests). 1,024: the window costs a busy session ~24 KB
+ * is refused (basic#requests). 1,024: the window costs a busy session ~28 KB
  * with integer ids (finished-ids.ts).
  */
 export const REMEMBERED_IDS = 1024;

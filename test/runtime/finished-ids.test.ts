@@ -86,6 +86,15 @@ describe("FinishedIds", () => {
     checkAgainstModel(16, ids, [...used].slice(0, 32));
   });
 
+  test("a table that grows (from 8 slots to twice the capacity) keeps what it held, colliding ids included", () => {
+    const ids = [
+      ...Array.from({ length: 150 }, (_, i) => i * 7),
+      ...Array.from({ length: 150 }, (_, i) => 5000 + i),
+      ...Array.from({ length: 60 }, (_, i) => 9 + i * 64),
+    ];
+    checkAgainstModel(100, ids, [1, 6, 5150, 73]);
+  });
+
   test("a capacity that is not a positive integer is refused", () => {
     expect(() => new FinishedIds(0)).toThrow(RangeError);
     expect(() => new FinishedIds(1.5)).toThrow(RangeError);
