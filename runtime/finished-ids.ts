@@ -24,21 +24,17 @@ export class FinishedIds {
   /** The remembered ids in the order they finished; slot `count % capacity` is the next to be replaced. */
   private readonly ring: (Id | undefined)[] = [];
   private count = 0;
-  /** Integer ids by `id % table.length`; it doubles when half full, up to largestTable slots. */
+  /** Integer ids by `id % table.length`; it doubles when half full (grow). */
   private table = NO_TABLE as (number | undefined)[];
   private inTable = 0;
   /** The ids the table cannot hold. */
   private readonly others = new IdMap<Id, true>();
-
-  /** The table's largest size: the power of two from 2 * capacity up (sizes double, so each divides the next). */
-  private readonly largestTable: number;
 
   constructor(
     /** How many of the last finished ids are remembered. */
     readonly capacity: number,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer`);
-    this.largestTable = 2 ** Math.ceil(Math.log2(2 * capacity));
   }
 
   has(id: Id): boolean {
@@ -53,7 +49,7 @@ export class FinishedIds {
     if (evicted !== undefined) this.forget(evicted);
     this.ring[at] = id;
     if (isTableId(id)) {
-      if (2 * this.inTable >= this.table.length && this.table.length < this.largestTable) this.grow();
+      if (2 * this.inTable >= this.table.length) this.grow();
       const slot = id % this.table.length;
       if (this.table[slot] === undefined) {
         this.table[slot] = id;
@@ -76,10 +72,14 @@ export class FinishedIds {
     this.others.delete(id);
   }
 
-  /** A table twice the size, holding what the old one held. */
+  /**
+   * A table twice the size, holding what the old one held, until it has 2 *
+   * capacity slots or more (sizes are powers of two, each dividing the next).
+   */
   private grow(): void {
     const old = this.table;
-    const size = old.length === 0 ? Math.min(FIRST_TABLE_SIZE, this.largestTable) : 2 * old.length;
+    if (old.length >= 2 * this.capacity) return;
+    const size = old.length === 0 ? FIRST_TABLE_SIZE : 2 * old.length;
     // Written in a loop rather than by `fill(undefined)`: fill is a C++ builtin on Node 20 (see id-map.ts).
     const table = new Array<number | undefined>(size);
     for (let i = 0; i < size; i++) table[i] = undefined;
