@@ -2,26 +2,8 @@
 // written against the handler revision's types (handler-revision.ts); clients
 // of every revision, with the initialize handshake or per-request `_meta`, are
 // served through the generated tables and shims.
-export {
-  McpServer,
-  type Completer,
-  type PromptArgs,
-  type PromptDefinition,
-  type PromptHandler,
-  type PromptReturn,
-  type Registration,
-  type ResourceDefinition,
-  type ResourceHandler,
-  type ResourceReturn,
-  type ResourceTemplateDefinition,
-  type ResourceTemplateHandler,
-  type ServerOptions,
-  type ToolDefinition,
-  type ToolHandler,
-  type ToolReturn,
-  type CacheHint,
-  type Returned,
-} from "./server.js";
+export { McpServer } from "./server.js";
+export type * from "./definitions.js";
 export {
   RequestContext,
   Session,
