@@ -18,7 +18,8 @@ import type {
 } from "./handler-revision.js";
 import type { FromSchema, ObjectSchema } from "./json-schema.js";
 import type { ServerLogger } from "./logging.js";
-import type { RequestContext, Session, SessionLimits } from "./session.js";
+import type { RequestContext, Session } from "./session.js";
+import type { SessionLimits } from "./session-host.js";
 import type { UriVariables } from "./uri-template.js";
 import type { RequestStateOptions } from "./request-state.js";
 import type { ListenLimits } from "./subscriptions.js";

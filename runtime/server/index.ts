@@ -4,15 +4,8 @@
 // served through the generated tables and shims.
 export { McpServer } from "./server.js";
 export type * from "./definitions.js";
-export {
-  RequestContext,
-  Session,
-  DEFAULT_SESSION_LIMITS,
-  type Channel,
-  type RequestOptions,
-  type Scope,
-  type SessionLimits,
-} from "./session.js";
+export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session.js";
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session-host.js";
 export { InputRequired, type InputRequestSpec } from "./input-round.js";
 export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
 export type { RequestStateOptions } from "./request-state.js";

@@ -28,15 +28,14 @@ import {
 import { compileSchema, dialectOf, schemaProblem, type ObjectSchema, type SchemaCheck } from "./json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./pagination.js";
+import { Session, type RequestContext } from "./session.js";
 import {
   DEFAULT_SESSION_LIMITS,
-  type SessionLimits,
-  Session,
   type CoreMethod,
   type MethodHandler,
-  type RequestContext,
   type SessionHost,
-} from "./session.js";
+  type SessionLimits,
+} from "./session-host.js";
 import { SessionRegistry } from "./session-registry.js";
 import { UriTemplate } from "./uri-template.js";
 import { ServedRevisions, type Wire } from "./revisions.js";

@@ -32,70 +32,25 @@ import {
 } from "./handler-revision.js";
 import { InsufficientScopeError } from "./authorization.js";
 import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
-import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import { handlerWire, type ServedRevisions, type Wire } from "./revisions.js";
-import type { WireSource } from "./wires.js";
+import { isLoggingLevel, passes } from "./logging.js";
+import { handlerWire, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, idJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
 import { InputRequired, InputRound, type InputRequestSpec } from "./input-round.js";
-import type { RequestStateCodec } from "./request-state.js";
-import { checkHeaders, type HeaderParam } from "./header-check.js";
+import { checkHeaders } from "./header-check.js";
 import { convert, encodeError, encodeResult, encodeWireResult, resultProblem } from "./encode.js";
 import { initializeResult, sessionScope, type SessionScope } from "./handshake.js";
 import { inputRequiredResult, nextRound, openRound, requireClientCapability, takesInput } from "./input-requests.js";
 import { ServerRequests } from "./outgoing.js";
 import { declared } from "./capabilities.js";
 import { keepHiddenClass } from "../hidden-classes.js";
+import type { MethodHandler, SessionHost } from "./session-host.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
 export { declared } from "./capabilities.js";
-
-/** A method the server answers, in the handler revision's shapes. */
-export type MethodHandler = (params: any, context: RequestContext) => unknown;
-
-/**
- * A method of the protocol machinery, answered by the session itself in the
- * wire revision's own shapes (no conversion): it exists only in some
- * revisions, and what it does is about the connection or the server, not a feature.
- */
-export type CoreMethod = (
-  params: Record<string, unknown>,
-  inflight: Inflight,
-  session: Session,
-  context: RequestContext,
-) => unknown;
-
-/** What a session needs from the server it belongs to. */
-export interface SessionHost {
-  /** Request handlers by method (handler revision). */
-  readonly handlers: { readonly [method: string]: MethodHandler };
-  /** Methods of the protocol machinery (wire revision's shapes). */
-  readonly coreMethods: { readonly [method: string]: CoreMethod };
-  /** Notification handlers by method (handler revision); unknown notifications are ignored. */
-  readonly notificationHandlers: { readonly [method: string]: (params: any, session: Session) => void };
-  readonly served: ServedRevisions;
-  /** Each revision's wire, with the extensions the server serves merged in where they can be negotiated. */
-  readonly wires: WireSource;
-  readonly info: Implementation;
-  readonly instructions: string | undefined;
-  /** The server's capabilities in a revision's shape. */
-  capabilitiesFor(wire: Wire): unknown;
-  readonly logger: ServerLogger;
-  readonly requestTimeoutMs: number;
-  /** What one session may hold at once. */
-  readonly sessionLimits: Required<SessionLimits>;
-  readonly requestState: RequestStateCodec;
-  /** Whether per-request results carry `_meta["io.modelcontextprotocol/serverInfo"]` (basic/index#meta: SHOULD). */
-  readonly serverInfoInResults: boolean;
-  /** The x-mcp-header parameters of a tool, for the header check (none when undefined). */
-  toolHeaders(name: string): readonly HeaderParam[] | undefined;
-  /** Called once the client has sent notifications/initialized. */
-  initialized(session: Session): void;
-  closed(session: Session): void;
-}
 
 /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
 const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
@@ -106,29 +61,6 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
  * with integer ids (finished-ids.ts).
  */
 export const REMEMBERED_IDS = 1024;
-/**
- * What one session may hold at once, so that a client cannot grow the server's
- * memory without bound; beyond each, the new item is refused with an error
- * that names the limit.
- */
-export interface SessionLimits {
-  /** URIs one handshake session may subscribe to (resources/subscribe). Default 1000. */
-  subscriptions?: number;
-  /** The client's requests being handled at once (per-request POSTs are each their own). Default 1000. */
-  inflightRequests?: number;
-  /** Server-to-client requests (sampling, elicitation, roots) waiting for the client's answer. Default 100. */
-  pendingClientRequests?: number;
-  /** Messages waiting while a revision's tables load. Default 1000. */
-  queuedMessages?: number;
-}
-
-export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
-  subscriptions: 1000,
-  inflightRequests: 1000,
-  pendingClientRequests: 100,
-  queuedMessages: 1000,
-});
-
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Session {
