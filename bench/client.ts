@@ -44,10 +44,32 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { ClientKind, Phase, RunResult } from "./clients/run.js";
+import { benchOptions } from "./options.js";
 
-const quick = process.argv.includes("--quick");
-const roundsArg = process.argv.indexOf("--rounds");
-const rounds = roundsArg !== -1 ? Number(process.argv[roundsArg + 1]) : quick ? 1 : 5;
+const options = benchOptions(
+  "client.js",
+  "The client over stdio beside the SDK v1 and v2 clients and a JSON.parse-only floor.",
+  [
+    { name: "--rounds", takes: "count", help: "measured rounds (default 5; 1 with --quick)" },
+    { name: "--quick", help: "a short run (the tests' smoke run)" },
+    {
+      name: "--only",
+      takes: "text",
+      label: "words",
+      help: "rows whose name contains one of these comma-separated words (the floor always runs)",
+    },
+    {
+      name: "--cpu-prof",
+      takes: "text",
+      label: "folder",
+      help: "write a V8 CPU profile of every client child into this folder",
+    },
+    { name: "--no-install", help: "skip the install sizes" },
+    { name: "--server", takes: "text", label: "name", help: "only against this server: canned or mcpgen" },
+  ],
+);
+const quick = options.has("--quick");
+const rounds = options.number("--rounds", quick ? 1 : 5);
 const warmupCalls = quick ? 200 : 3_000;
 const sequentialCalls = quick ? 300 : 3_000;
 const pipelinedCalls = quick ? 600 : 20_000;
@@ -56,15 +78,14 @@ const inFlight = 64;
 const runLimitMs = quick ? 60_000 : 180_000;
 const installLimitMs = 300_000;
 
-const onlyArg = process.argv.indexOf("--only");
-const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
-const profileArg = process.argv.indexOf("--cpu-prof");
-const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
-const install = !process.argv.includes("--no-install");
+const only = options.text("--only")?.split(",");
+const profileDir = options.text("--cpu-prof");
+const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const install = !options.has("--no-install");
 
 const root = join(import.meta.dirname, "..", "..");
 const runner = join(import.meta.dirname, "clients", "run.js");
-const serverArg = process.argv.indexOf("--server");
+const serverName = options.text("--server");
 const servers = [
   {
     name: "canned",
@@ -76,8 +97,11 @@ const servers = [
     script: join(import.meta.dirname, "servers", "search-mcpgen.js"),
     what: "mcpgen's server (end to end)",
   },
-].filter((s) => serverArg === -1 || s.name === process.argv[serverArg + 1]);
-if (servers.length === 0) throw new Error(`--server: canned or mcpgen, not ${process.argv[serverArg + 1]}`);
+].filter((s) => serverName === undefined || s.name === serverName);
+if (servers.length === 0) {
+  console.error(`bench/client.js: --server ${JSON.stringify(serverName)}: canned or mcpgen`);
+  process.exit(2);
+}
 
 interface Row {
   name: string;

@@ -15,10 +15,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { startRedis } from "../test/fixtures/redis-server.js";
+import { benchOptions } from "./options.js";
 
-const quick = process.argv.includes("--quick");
-const roundsArg = process.argv.indexOf("--rounds");
-const rounds = roundsArg !== -1 ? Number(process.argv[roundsArg + 1]) : quick ? 1 : 3;
+const options = benchOptions(
+  "cluster.js",
+  "Per-request tools/call and task cycles: two processes sharing Redis beside one.",
+  [
+    { name: "--rounds", takes: "count", help: "measured rounds (default 3; 1 with --quick)" },
+    { name: "--quick", help: "a short run (the tests' smoke run)" },
+  ],
+);
+const quick = options.has("--quick");
+const rounds = options.number("--rounds", quick ? 1 : 3);
 const clients = 16;
 const callsPerClient = quick ? 20 : 1_000;
 const cycles = quick ? 10 : 300;

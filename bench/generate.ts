@@ -9,9 +9,14 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { benchOptions } from "./options.js";
 
-const runsArg = process.argv.indexOf("--runs");
-const runs = runsArg !== -1 ? Number(process.argv[runsArg + 1]) : 5;
+const options = benchOptions(
+  "generate.js",
+  "mcpgen generate of every pinned revision and extension, a fresh process per run.",
+  [{ name: "--runs", takes: "count", help: "runs (default 5)" }],
+);
+const runs = options.number("--runs", 5);
 const root = resolve(import.meta.dirname, "..", "..");
 const bin = join(root, "bin", "mcpgen.js");
 const targetMs = 3000;

@@ -52,20 +52,40 @@ import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
 import { targetLines, type Target } from "./targets.js";
+import { benchOptions } from "./options.js";
 
-const quick = process.argv.includes("--quick");
-const roundsArg = process.argv.indexOf("--rounds");
-const rounds = roundsArg !== -1 ? Number(process.argv[roundsArg + 1]) : quick ? 1 : 3;
+const options = benchOptions(
+  "http.js",
+  "tools/call over Streamable HTTP beside the official SDKs and a node:http floor.",
+  [
+    { name: "--rounds", takes: "count", help: "measured rounds (default 3; 1 with --quick)" },
+    { name: "--quick", help: "a short run: 30 calls a client, 1 round (the tests' smoke run)" },
+    {
+      name: "--only",
+      takes: "text",
+      label: "words",
+      help: "rows whose name contains one of these comma-separated words (floors and control always run)",
+    },
+    {
+      name: "--cpu-prof",
+      takes: "text",
+      label: "folder",
+      help: "write a V8 CPU profile of every server child into this folder",
+    },
+    { name: "--instructions", help: "instead of timed rounds: instructions per request under callgrind" },
+  ],
+);
+const quick = options.has("--quick");
+const rounds = options.number("--rounds", quick ? 1 : 3);
 const clients = 16;
 const callsPerClient = quick ? 30 : 1_500;
 // V8 is still optimizing the servers' code until ~1,400 calls a client (--trace-opt; README): the
 // windows measure the steady state a long-running server is in.
 const warmupPerClient = quick ? 10 : 1_500;
 
-const onlyArg = process.argv.indexOf("--only");
-const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
-const profileArg = process.argv.indexOf("--cpu-prof");
-const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
+const only = options.text("--only")?.split(",");
+const profileDir = options.text("--cpu-prof");
+const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
 
 const servers = join(import.meta.dirname, "servers");
 // mcpgen's rows run on the runtime package as a user installs it (packed, bundled), as bench/stdio's do.
@@ -99,7 +119,7 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
     console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
 }
 
-const countInstructions = process.argv.includes("--instructions");
+const countInstructions = options.has("--instructions");
 const targets = allTargets.filter(
   (t) =>
     t.name === floors[t.mode] ||

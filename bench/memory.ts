@@ -23,20 +23,31 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { BenchClient, Connection } from "./http-client.js";
+import { benchOptions } from "./options.js";
 
-const quick = process.argv.includes("--quick");
-const argNumber = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(name);
-  return at !== -1 ? Number(process.argv[at + 1]) : fallback;
-};
-const minutes = argNumber("--minutes", quick ? 0.2 : 10);
-const idleSessions = argNumber("--idle", quick ? 200 : 1000);
+const options = benchOptions(
+  "memory.js",
+  "A Streamable HTTP server's heap per idle session and over a soak, beside the SDK and the floor.",
+  [
+    { name: "--minutes", takes: "number", help: "length of the soak (default 10; 0.2 with --quick)" },
+    { name: "--idle", takes: "count", help: "idle sessions opened (default 1000; 200 with --quick)" },
+    { name: "--quick", help: "a short run (the tests' smoke run)" },
+    {
+      name: "--only",
+      takes: "text",
+      label: "words",
+      help: "rows whose name contains one of these comma-separated words (the floor always runs)",
+    },
+  ],
+);
+const quick = options.has("--quick");
+const minutes = options.number("--minutes", quick ? 0.2 : 10);
+const idleSessions = options.number("--idle", quick ? 200 : 1000);
 const liveSessions = quick ? 200 : 1000;
 const callsPerSession = 100;
 const connections = 16;
 const sampleSeconds = quick ? 3 : 20;
-const onlyArg = process.argv.indexOf("--only");
-const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
+const only = options.text("--only")?.split(",");
 
 const servers = join(import.meta.dirname, "servers");
 const FLOOR = "floor (node:http)";

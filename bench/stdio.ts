@@ -44,10 +44,31 @@ import { join } from "node:path";
 import { installedProject } from "./installed.js";
 import { instructionsOfScript } from "./instructions.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
+import { benchOptions } from "./options.js";
 
-const quick = process.argv.includes("--quick");
-const roundsArg = process.argv.indexOf("--rounds");
-const rounds = roundsArg !== -1 ? Number(process.argv[roundsArg + 1]) : quick ? 1 : 5;
+const options = benchOptions(
+  "stdio.js",
+  "tools/call over stdio beside the official SDK and a bare-Node floor, and in process.",
+  [
+    { name: "--rounds", takes: "count", help: "measured rounds (default 5; 1 with --quick)" },
+    { name: "--quick", help: "a short run (the tests' smoke run)" },
+    {
+      name: "--only",
+      takes: "text",
+      label: "words",
+      help: "rows whose name contains one of these comma-separated words (floors and control always run)",
+    },
+    {
+      name: "--cpu-prof",
+      takes: "text",
+      label: "folder",
+      help: "write a V8 CPU profile of every server child into this folder",
+    },
+    { name: "--instructions", help: "instead of timed rounds: instructions per call in process under callgrind" },
+  ],
+);
+const quick = options.has("--quick");
+const rounds = options.number("--rounds", quick ? 1 : 5);
 const sequentialCalls = quick ? 300 : 5_000;
 const pipelinedCalls = quick ? 2_000 : 40_000;
 const warmupCalls = quick ? 200 : 2_000;
@@ -57,10 +78,9 @@ const coldStarts = quick ? 3 : 15;
 const inProcessCalls = quick ? 12_800 : 128_000;
 const inProcessRounds = quick ? 1 : 3;
 
-const onlyArg = process.argv.indexOf("--only");
-const only = onlyArg !== -1 ? process.argv[onlyArg + 1]!.split(",") : undefined;
-const profileArg = process.argv.indexOf("--cpu-prof");
-const nodeArgs = profileArg !== -1 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileArg + 1]!] : [];
+const only = options.text("--only")?.split(",");
+const profileDir = options.text("--cpu-prof");
+const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
 
 const servers = join(import.meta.dirname, "servers");
 const installed = installedProject(join(import.meta.dirname, "..", ".."), [
@@ -102,7 +122,7 @@ const inProcessRows: { name: string; dir: string; row: string; floor: string }[]
   { name: "SDK", dir: servers, row: "sdk", floor: FLOOR },
 ].filter((r) => targets.some((t) => t.name === r.name));
 
-if (process.argv.includes("--instructions")) {
+if (options.has("--instructions")) {
   // The in-process rows' own work per call in instructions (callgrind; bench/instructions.ts), which
   // the machine's load does not move: each row run twice with the same warm-up, the calls in one.
   const warm = quick ? 640 : 20_000;

@@ -26,6 +26,12 @@ import * as revDraft from "mcpgen/draft";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus, type RevisionModule } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
+import { benchOptions } from "./options.js";
+
+const options = benchOptions("validate.js", "Parse + validate beside JSON.parse, ajv and the official SDK.", [
+  { name: "--quick", help: "a short run (the tests' smoke run)" },
+]);
+const quick = options.has("--quick");
 
 const root = join(import.meta.dirname, "..", "..");
 const revisions: Record<string, RevisionModule> = {
@@ -224,7 +230,6 @@ function ajvCompileTime(runs: number): number {
   return median(times);
 }
 
-const quick = process.argv.includes("--quick");
 const rounds = quick ? 3 : 15;
 const budget = quick ? 50 : 150;
 console.log(`mcpgen validation benchmark; node ${process.version}; ${quick ? "quick" : "full"} run`);
