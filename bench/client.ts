@@ -44,26 +44,16 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { ClientKind, Phase, RunResult } from "./clients/run.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
 const options = benchOptions(
   "client.js",
   "The client over stdio beside the SDK v1 and v2 clients and a JSON.parse-only floor.",
   [
-    { name: "--rounds", takes: "count", help: "measured rounds (default 5; 1 with --quick)" },
-    { name: "--quick", help: "a short run (the tests' smoke run)" },
-    {
-      name: "--only",
-      takes: "text",
-      label: "words",
-      help: "rows whose name contains one of these comma-separated words (the floor always runs)",
-    },
-    {
-      name: "--cpu-prof",
-      takes: "text",
-      label: "folder",
-      help: "write a V8 CPU profile of every client child into this folder",
-    },
+    sharedOptions.rounds(5),
+    sharedOptions.quick,
+    sharedOptions.only("the floor"),
+    sharedOptions.cpuProf("client"),
     { name: "--no-install", help: "skip the install sizes" },
     { name: "--server", takes: "text", label: "name", help: "only against this server: canned or mcpgen" },
   ],
@@ -78,9 +68,8 @@ const inFlight = 64;
 const runLimitMs = quick ? 60_000 : 180_000;
 const installLimitMs = 300_000;
 
-const only = options.text("--only")?.split(",");
-const profileDir = options.text("--cpu-prof");
-const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const only = onlyWords(options);
+const nodeArgs = profileFlags(options);
 const install = !options.has("--no-install");
 
 const root = join(import.meta.dirname, "..", "..");

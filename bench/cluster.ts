@@ -15,15 +15,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { startRedis } from "../test/fixtures/redis-server.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, sharedOptions } from "./options.js";
 
 const options = benchOptions(
   "cluster.js",
   "Per-request tools/call and task cycles: two processes sharing Redis beside one.",
-  [
-    { name: "--rounds", takes: "count", help: "measured rounds (default 3; 1 with --quick)" },
-    { name: "--quick", help: "a short run (the tests' smoke run)" },
-  ],
+  [sharedOptions.rounds(3), sharedOptions.quick],
 );
 const quick = options.has("--quick");
 const rounds = options.number("--rounds", quick ? 1 : 3);

@@ -52,26 +52,16 @@ import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
 import { targetLines, type Target } from "./targets.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
 const options = benchOptions(
   "http.js",
   "tools/call over Streamable HTTP beside the official SDKs and a node:http floor.",
   [
-    { name: "--rounds", takes: "count", help: "measured rounds (default 3; 1 with --quick)" },
-    { name: "--quick", help: "a short run: 30 calls a client, 1 round (the tests' smoke run)" },
-    {
-      name: "--only",
-      takes: "text",
-      label: "words",
-      help: "rows whose name contains one of these comma-separated words (floors and control always run)",
-    },
-    {
-      name: "--cpu-prof",
-      takes: "text",
-      label: "folder",
-      help: "write a V8 CPU profile of every server child into this folder",
-    },
+    sharedOptions.rounds(3),
+    sharedOptions.quick,
+    sharedOptions.only("floors and control"),
+    sharedOptions.cpuProf("server"),
     { name: "--instructions", help: "instead of timed rounds: instructions per request under callgrind" },
   ],
 );
@@ -83,9 +73,8 @@ const callsPerClient = quick ? 30 : 1_500;
 // windows measure the steady state a long-running server is in.
 const warmupPerClient = quick ? 10 : 1_500;
 
-const only = options.text("--only")?.split(",");
-const profileDir = options.text("--cpu-prof");
-const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const only = onlyWords(options);
+const nodeArgs = profileFlags(options);
 
 const servers = join(import.meta.dirname, "servers");
 // mcpgen's rows run on the runtime package as a user installs it (packed, bundled), as bench/stdio's do.

@@ -23,7 +23,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { BenchClient, Connection } from "./http-client.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, onlyWords, sharedOptions } from "./options.js";
 
 const options = benchOptions(
   "memory.js",
@@ -31,13 +31,8 @@ const options = benchOptions(
   [
     { name: "--minutes", takes: "number", help: "length of the soak (default 10; 0.2 with --quick)" },
     { name: "--idle", takes: "count", help: "idle sessions opened (default 1000; 200 with --quick)" },
-    { name: "--quick", help: "a short run (the tests' smoke run)" },
-    {
-      name: "--only",
-      takes: "text",
-      label: "words",
-      help: "rows whose name contains one of these comma-separated words (the floor always runs)",
-    },
+    sharedOptions.quick,
+    sharedOptions.only("the floor"),
   ],
 );
 const quick = options.has("--quick");
@@ -47,7 +42,7 @@ const liveSessions = quick ? 200 : 1000;
 const callsPerSession = 100;
 const connections = 16;
 const sampleSeconds = quick ? 3 : 20;
-const only = options.text("--only")?.split(",");
+const only = onlyWords(options);
 
 const servers = join(import.meta.dirname, "servers");
 const FLOOR = "floor (node:http)";

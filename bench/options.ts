@@ -111,3 +111,36 @@ export function benchOptions(script: string, about: string, specs: readonly Opti
   }
   return parsed.options;
 }
+
+/** Options several scripts share. */
+export const sharedOptions = {
+  quick: { name: "--quick", help: "a short run (the tests' smoke run)" },
+  rounds: (fallback: number): OptionSpec => ({
+    name: "--rounds",
+    takes: "count",
+    help: `measured rounds (default ${fallback}; 1 with --quick)`,
+  }),
+  only: (alwaysRun: string): OptionSpec => ({
+    name: "--only",
+    takes: "text",
+    label: "words",
+    help: `rows whose name contains one of these comma-separated words (${alwaysRun} always run)`,
+  }),
+  cpuProf: (children: string): OptionSpec => ({
+    name: "--cpu-prof",
+    takes: "text",
+    label: "folder",
+    help: `write a V8 CPU profile of every ${children} child into this folder`,
+  }),
+} satisfies Record<string, OptionSpec | ((arg: never) => OptionSpec)>;
+
+/** --only's words, or undefined when it was not given. */
+export function onlyWords(options: Options): string[] | undefined {
+  return options.text("--only")?.split(",");
+}
+
+/** The Node flags that make a child write a CPU profile into --cpu-prof's folder (none without it). */
+export function profileFlags(options: Options): string[] {
+  const folder = options.text("--cpu-prof");
+  return folder === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", folder];
+}

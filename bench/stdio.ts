@@ -44,26 +44,16 @@ import { join } from "node:path";
 import { installedProject } from "./installed.js";
 import { instructionsOfScript } from "./instructions.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
 const options = benchOptions(
   "stdio.js",
   "tools/call over stdio beside the official SDK and a bare-Node floor, and in process.",
   [
-    { name: "--rounds", takes: "count", help: "measured rounds (default 5; 1 with --quick)" },
-    { name: "--quick", help: "a short run (the tests' smoke run)" },
-    {
-      name: "--only",
-      takes: "text",
-      label: "words",
-      help: "rows whose name contains one of these comma-separated words (floors and control always run)",
-    },
-    {
-      name: "--cpu-prof",
-      takes: "text",
-      label: "folder",
-      help: "write a V8 CPU profile of every server child into this folder",
-    },
+    sharedOptions.rounds(5),
+    sharedOptions.quick,
+    sharedOptions.only("floors and control"),
+    sharedOptions.cpuProf("server"),
     { name: "--instructions", help: "instead of timed rounds: instructions per call in process under callgrind" },
   ],
 );
@@ -78,9 +68,8 @@ const coldStarts = quick ? 3 : 15;
 const inProcessCalls = quick ? 12_800 : 128_000;
 const inProcessRounds = quick ? 1 : 3;
 
-const only = options.text("--only")?.split(",");
-const profileDir = options.text("--cpu-prof");
-const nodeArgs = profileDir !== undefined ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+const only = onlyWords(options);
+const nodeArgs = profileFlags(options);
 
 const servers = join(import.meta.dirname, "servers");
 const installed = installedProject(join(import.meta.dirname, "..", ".."), [

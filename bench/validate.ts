@@ -26,10 +26,10 @@ import * as revDraft from "mcpgen/draft";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus, type RevisionModule } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
-import { benchOptions } from "./options.js";
+import { benchOptions, sharedOptions } from "./options.js";
 
 const options = benchOptions("validate.js", "Parse + validate beside JSON.parse, ajv and the official SDK.", [
-  { name: "--quick", help: "a short run (the tests' smoke run)" },
+  sharedOptions.quick,
 ]);
 const quick = options.has("--quick");
 
