@@ -11,7 +11,7 @@
 // remembered id, goes to an IdMap. With an IdMap alone a busy session held
 // ~40 KB (2,048 slots of keys and values for 1,024 ids) and hashed and probed
 // it twice a request.
-import { IdMap } from "./id-map.js";
+import { emptySlots, IdMap } from "./id-map.js";
 
 type Id = string | number;
 
@@ -80,9 +80,7 @@ export class FinishedIds {
     const old = this.table;
     if (old.length >= 2 * this.capacity) return;
     const size = old.length === 0 ? FIRST_TABLE_SIZE : 2 * old.length;
-    // Written in a loop rather than by `fill(undefined)`: fill is a C++ builtin on Node 20 (see id-map.ts).
-    const table = new Array<number | undefined>(size);
-    for (let i = 0; i < size; i++) table[i] = undefined;
+    const table = emptySlots<number>(size);
     // No two ids meet in the new table: ids equal modulo its size are equal modulo the old one's
     // (a power of two that divides it), which held one of them at most.
     for (const id of old) if (id !== undefined) table[id % size] = id;

@@ -654,7 +654,7 @@ export class Session {
     this.sessionScope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
     this.envelope = wire.tables.envelope;
     this.phase = "ready";
-    this.remember(id);
+    this.finishedIds.add(id);
     reply(resultJson(id, JSON.stringify(built.result)));
   }
 
@@ -1021,17 +1021,13 @@ export class Session {
     inflight.done = true;
     if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
     else this.inflight.delete(inflight.id);
-    if (!inflight.scope.perRequest) this.remember(inflight.id);
+    if (!inflight.scope.perRequest) this.finishedIds.add(inflight.id);
     if (this.idleWaiters.length > 0) queueMicrotask(() => this.settleIdle()); // after the reply is sent
     if (inflight.cancelled) {
       inflight.reply(null);
       return false;
     }
     return this.phase !== "closed";
-  }
-
-  private remember(id: RequestId): void {
-    this.finishedIds.add(id);
   }
 
   // --- outgoing ---------------------------------------------------------------
