@@ -5,7 +5,7 @@ import type { Implementation } from "./handler-revision.js";
 import type { ServerLogger } from "./logging.js";
 import type { ServedRevisions, Wire } from "./revisions.js";
 import type { WireSource } from "./wires.js";
-import type { Inflight, RequestContext } from "./context.js";
+import type { Inflight, RequestContext, RequestOptions } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
 import type { HeaderParam } from "./header-check.js";
 import type { Session } from "./session.js";
@@ -24,6 +24,21 @@ export type CoreMethod = (
   session: Session,
   context: RequestContext,
 ) => unknown;
+
+/**
+ * What the code that ends a request (request-outcome.ts) needs of its session
+ * (Session implements it): the host, ending the request, running its handler
+ * again after a round of input, and sending the client a request.
+ */
+export interface SessionCore {
+  readonly host: SessionHost;
+  /** Ends a request; false when it was cancelled or the session closed, in which case nothing is sent. */
+  finish(inflight: Inflight): boolean;
+  /** Runs a request's handler (again, after a round of input). */
+  invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void;
+  /** A server-to-client request in the handshake session, answered in the handler revision's shapes. */
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+}
 
 /** What a session needs from the server it belongs to. */
 export interface SessionHost {

@@ -14,10 +14,9 @@ import { nodeCrypto } from "../node-crypto.js";
 import { IdMap } from "../id-map.js";
 import { FinishedIds } from "../finished-ids.js";
 import { isObject, run, type Check } from "../validation.js";
-import { classifyMessage, checkMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
+import { classifyMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
 import type { RevisionInfo } from "../index.js";
-import { ShimError } from "../shims.js";
 import {
   INTERNAL_ERROR,
   INVALID_PARAMS,
@@ -30,23 +29,22 @@ import {
   type Implementation,
   type LoggingLevel,
 } from "./handler-revision.js";
-import { InsufficientScopeError } from "./authorization.js";
-import { ClientError, ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
-import { isLoggingLevel, passes } from "./logging.js";
+import { isLoggingLevel } from "./logging.js";
 import { handlerWire, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
-import { errorJson, idJson, invalidMessage, JSONRPC, resultJson } from "./replies.js";
+import { errorJson, invalidMessage, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
-import { InputRequired, InputRound, type InputRequestSpec } from "./input-round.js";
+import { InputRound } from "./input-round.js";
 import { checkHeaders } from "./header-check.js";
-import { convert, encodeError, encodeResult, encodeWireResult, resultProblem } from "./encode.js";
+import { convert } from "./encode.js";
 import { initializeResult, sessionScope, type SessionScope } from "./handshake.js";
-import { inputRequiredResult, nextRound, openRound, requireClientCapability, takesInput } from "./input-requests.js";
-import { ServerRequests } from "./outgoing.js";
+import { openRound, takesInput } from "./input-requests.js";
+import { log, notify, progress, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
 import { declared } from "./capabilities.js";
 import { keepHiddenClass } from "../hidden-classes.js";
-import type { MethodHandler, SessionHost } from "./session-host.js";
+import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
+import { answerWithTask, askInput, asksByInputRequest, complete, fail, succeed } from "./request-outcome.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
@@ -63,7 +61,7 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
 export const REMEMBERED_IDS = 1024;
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Session {
+export class Session implements SessionCore, SendingSession {
   /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
   registrySlot = -1;
   private phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
@@ -106,7 +104,8 @@ export class Session {
    * incoming message caused (list_changed, resource updates, server-wide logs).
    * Made on first use: an HTTP transport names a channel for every message.
    */
-  private get defaultChannel(): Channel {
+  /** @internal */
+  get defaultChannel(): Channel {
     if (!this.madeDefaultChannel) {
       const send = this.send;
       this.madeDefaultChannel = {
@@ -119,7 +118,8 @@ export class Session {
     return this.madeDefaultChannel;
   }
 
-  private get outgoing(): ServerRequests {
+  /** @internal The server's requests to the client waiting for answers (made on first use). */
+  get serverRequests(): ServerRequests {
     return (this.outgoingRequests ??= new ServerRequests(
       this.host.sessionLimits.pendingClientRequests,
       (id, reason) => {
@@ -285,7 +285,7 @@ export class Session {
         return;
       case "result":
       case "error":
-        this.receiveResponse(message as Record<string, unknown>, classification);
+        receiveAnswer(this, message as Record<string, unknown>, classification);
         return;
       case "batch": // a batch inside a batch is classified invalid; nothing else nests
         reply(errorJson(undefined, INVALID_REQUEST, "Invalid Request: a batch must not contain a batch"), {
@@ -535,21 +535,22 @@ export class Session {
       });
   }
 
-  private invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
+  /** @internal Runs a request's handler; its outcome ends the request (request-outcome.ts). */
+  invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void {
     let outcome: unknown;
     try {
       outcome = handler(inflight.params, new RequestContext(this, inflight));
     } catch (error) {
-      this.fail(inflight, error);
+      fail(this, inflight, error);
       return;
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (result) => this.succeed(inflight, result, handler, core),
-        (error) => this.fail(inflight, error),
+        (result) => succeed(this, inflight, result, handler, core),
+        (error) => fail(this, inflight, error),
       );
     } else {
-      this.succeed(inflight, outcome, handler, core);
+      succeed(this, inflight, outcome, handler, core);
     }
   }
 
@@ -736,223 +737,22 @@ export class Session {
     }
   }
 
-  private receiveResponse(message: Record<string, unknown>, classification: Classification): void {
-    const id = classification.kind === "result" || classification.kind === "error" ? classification.id : undefined;
-    const pending = id === undefined || !this.sessionScope ? undefined : this.outgoingRequests?.take(id);
-    if (!pending) {
-      this.host.logger("debug", `ignored a response to unknown request id ${JSON.stringify(id)}`);
-      return;
-    }
-    if (classification.kind === "error") {
-      const error = message["error"] as { code: number; message: string; data?: unknown };
-      pending.reject(new ClientError(error.code, error.message, error.data));
-      return;
-    }
-    const wire = this.sessionScope!.wire;
-    const verdict = checkMessage(message, wire.tables, pending.method);
-    if (!verdict.result.valid) {
-      const problem = verdict.result.errors[0]!;
-      pending.reject(
-        new ProtocolError(
-          INVALID_PARAMS,
-          `the client's ${pending.method} result is invalid at ${problem.path || "/"}: ${problem.message}`,
-        ),
-      );
-      return;
-    }
-    try {
-      const result = message["result"];
-      pending.resolve(
-        wire.shims
-          ? convert(this.host.logger, "result", pending.method, result, wire, wire.info.name, handlerRevision.name)
-              .message
-          : result,
-      );
-    } catch (error) {
-      pending.reject(error as Error);
-    }
-  }
-
-  // --- multi round-trip input ---------------------------------------------------
+  // --- input rounds and tasks (request-outcome.ts) ---------------------------------
 
   /** @internal Whether the context's input request travels in an InputRequiredResult. */
   asksByInputRequest(inflight: Inflight, method: string): boolean {
-    const { wire, perRequest } = inflight.scope;
-    if (!perRequest) return false;
-    const entry = hasOwn(wire.tables.methods, method) ? wire.tables.methods[method] : undefined;
-    return entry?.inputRequest === true;
+    return asksByInputRequest(inflight, method);
   }
 
   /** @internal The answer to an awaited input request, or undefined once it is asked for. */
   askInput(inflight: Inflight, method: string, params: unknown): { readonly value: unknown } | undefined {
-    if (!inflight.round)
-      throw new RequestRefusedError(
-        `${method}: ${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name} (its result cannot be InputRequiredResult)`,
-      );
-    requireClientCapability(inflight.scope, method);
-    const round = inflight.round;
-    const answer = round.answer(method, params);
-    // A per-request round's first missing input: the round ends once the handler's run has asked for
-    // all it will. (Noticed here rather than by a callback each round would carry: a closure made per
-    // request and held by the round kept every per-request tools/call alive through the young
-    // generation's collections on Node 20; test/server/young-survival.test.ts.)
-    if (answer === undefined && round.missing.length === 1 && inflight.scope.perRequest)
-      this.inputMissing(inflight, round);
-    return answer;
+    return askInput(this, inflight, method, params);
   }
 
-  /** A per-request round's first missing input: the round ends once the handler's run has asked for all it will. */
-  private inputMissing(inflight: Inflight, round: InputRound): void {
-    setImmediate(() => this.sendInputRequired(inflight, round.missing, round.state));
+  /** @internal Answers a request that turned into a task with the task's creation result. */
+  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void {
+    answerWithTask(this, inflight, result, check);
   }
-
-  /** Ends a round: InputRequiredResult with the requests asked for and a signed requestState. */
-  private sendInputRequired(
-    inflight: Inflight,
-    asked: readonly { key: string; request: InputRequestSpec }[],
-    state: unknown,
-  ): void {
-    const { scope } = inflight;
-    let result: Record<string, unknown>;
-    try {
-      result = inputRequiredResult(
-        this.host.requestState,
-        scope,
-        { method: inflight.method, params: inflight.params, round: inflight.round! },
-        asked,
-        state,
-        (method, params) => this.paramsToWire(scope.wire, method, params),
-        this.host.serverInfoInResults ? this.host.info : undefined,
-      );
-    } catch (error) {
-      this.fail(inflight, error);
-      return;
-    }
-    if (!this.finish(inflight)) return;
-    this.replyEncoded(inflight, encodeWireResult(inflight.method, scope.wire, result));
-  }
-
-  /**
-   * The explicit style on a handshake revision: the runtime sends the input
-   * requests to the client itself and runs the handler again with the answers.
-   */
-  private fulfil(inflight: Inflight, asked: InputRequired, handler: MethodHandler): void {
-    const previous = inflight.round;
-    const rounds = (previous?.round ?? 0) + 1;
-    if (rounds > this.host.requestState.maxRounds) {
-      this.fail(
-        inflight,
-        new ProtocolError(
-          INTERNAL_ERROR,
-          `${inflight.method} asked for input more than ${this.host.requestState.maxRounds} times`,
-        ),
-      );
-      return;
-    }
-    const entries = Object.entries(asked.inputRequests);
-    Promise.all(
-      entries.map(([key, spec]) =>
-        this.request(spec.method, spec.params, { signal: inflight.signal, channel: inflight.channel }).then(
-          (answer) => [key, answer] as const,
-        ),
-      ),
-    ).then(
-      (answers) => {
-        if (inflight.done) return;
-        inflight.round = nextRound(previous, Object.fromEntries(answers), asked.requestState);
-        this.invoke(inflight, handler, false);
-      },
-      (error) => this.fail(inflight, error),
-    );
-  }
-
-  // --- replies ----------------------------------------------------------------
-
-  private succeed(inflight: Inflight, result: unknown, handler: MethodHandler, core: boolean): void {
-    if (inflight.task) return this.settleTask(inflight, result, handler);
-    if (result instanceof InputRequired) {
-      if (inflight.done || inflight.cancelled) return;
-      if (!inflight.scope.perRequest) return this.fulfil(inflight, result, handler);
-      if (!inflight.round) {
-        this.fail(
-          inflight,
-          new RequestRefusedError(
-            `${inflight.method} cannot ask the client for input in protocol revision ${inflight.scope.wire.info.name}`,
-          ),
-        );
-        return;
-      }
-      this.sendInputRequired(
-        inflight,
-        Object.entries(result.inputRequests).map(([key, request]) => ({ key, request })),
-        result.requestState,
-      );
-      return;
-    }
-    if (!this.finish(inflight)) return;
-    this.replyEncoded(
-      inflight,
-      core
-        ? encodeWireResult(
-            inflight.method,
-            inflight.scope.wire,
-            result,
-            inflight.scope.perRequest
-              ? { serverInfo: this.host.serverInfoInResults ? this.host.info : undefined }
-              : undefined,
-          )
-        : encodeResult(
-            this.host.logger,
-            inflight.method,
-            inflight.scope,
-            result,
-            this.host.serverInfoInResults ? this.host.info : undefined,
-          ),
-    );
-  }
-
-  private replyEncoded(inflight: Inflight, encoded: { json: string } | { error: string }): void {
-    if ("error" in encoded) {
-      this.host.logger("error", encoded.error);
-      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, encoded.error), { code: INTERNAL_ERROR });
-      return;
-    }
-    inflight.reply(resultJson(inflight.id, encoded.json));
-  }
-
-  private fail(inflight: Inflight, error: unknown): void {
-    if (inflight.task) {
-      const { code, message, data } = this.errorObject(inflight, error);
-      inflight.task.settle({ error: data === undefined ? { code, message } : { code, message, data } });
-      return;
-    }
-    if (!this.finish(inflight)) return;
-    if (error instanceof ProtocolError) {
-      // A condition whose code depends on the revision takes the wire revision's (RevisionInfo.errorCodes).
-      const code =
-        error instanceof ResourceNotFoundError
-          ? (inflight.scope.wire.info.errorCodes["resourceNotFound"] ?? INVALID_PARAMS)
-          : error.code;
-      const json =
-        code === error.code
-          ? encodeError(inflight.id, inflight.method, inflight.scope.wire, code, error.message, error.data)
-          : errorJson(inflight.id, code, error.message, error.data);
-      inflight.reply(json, error instanceof InsufficientScopeError ? { code, requiredScopes: error.scopes } : { code });
-      return;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    this.host.logger(
-      "error",
-      `${inflight.method} handler failed: ${message}`,
-      error instanceof Error ? error.stack : undefined,
-    );
-    inflight.reply(
-      encodeError(inflight.id, inflight.method, inflight.scope.wire, INTERNAL_ERROR, `Internal error: ${message}`),
-      { code: INTERNAL_ERROR },
-    );
-  }
-
-  // --- tasks (tasks.ts) ------------------------------------------------------------
 
   private id: string | undefined;
 
@@ -961,62 +761,8 @@ export class Session {
     return (this.id ??= nodeCrypto().randomBytes(16).toString("base64url"));
   }
 
-  /** @internal Answers a request that turned into a task with the task's creation result. */
-  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void {
-    if (!this.finish(inflight)) return;
-    const problem = resultProblem(check, result, `${inflight.method} task creation result`);
-    if (problem) {
-      this.host.logger("error", problem);
-      inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, problem), { code: INTERNAL_ERROR });
-      return;
-    }
-    inflight.reply(resultJson(inflight.id, JSON.stringify(result)));
-  }
-
-  /** A task's handler ended: its result, as the request would have answered it, goes to the task. */
-  private settleTask(inflight: Inflight, result: unknown, handler: MethodHandler): void {
-    const task = inflight.task!;
-    if (result instanceof InputRequired) {
-      // The explicit style inside a task: the task asks, and the handler runs again with the answers.
-      const entries = Object.entries(result.inputRequests);
-      Promise.all(entries.map(([key, spec]) => task.ask(spec.method, spec.params).then((a) => [key, a] as const))).then(
-        (answers) => {
-          inflight.round = nextRound(inflight.round, Object.fromEntries(answers), result.requestState);
-          this.invoke(inflight, handler, false);
-        },
-        (error) => this.fail(inflight, error),
-      );
-      return;
-    }
-    const encoded = encodeResult(this.host.logger, inflight.method, inflight.scope, result, undefined);
-    if ("error" in encoded) {
-      this.host.logger("error", encoded.error);
-      task.settle({ error: { code: INTERNAL_ERROR, message: encoded.error } });
-      return;
-    }
-    task.settle({ result: encoded.json, isError: isObject(result) && result["isError"] === true });
-  }
-
-  /** The JSON-RPC error a handler's failure is answered with, in the wire revision's codes. */
-  private errorObject(inflight: Inflight, error: unknown): { code: number; message: string; data?: unknown } {
-    if (error instanceof ProtocolError) {
-      const code =
-        error instanceof ResourceNotFoundError
-          ? (inflight.scope.wire.info.errorCodes["resourceNotFound"] ?? INVALID_PARAMS)
-          : error.code;
-      return { code, message: error.message, data: error.data };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    this.host.logger(
-      "error",
-      `${inflight.method} handler failed: ${message}`,
-      error instanceof Error ? error.stack : undefined,
-    );
-    return { code: INTERNAL_ERROR, message: `Internal error: ${message}` };
-  }
-
-  /** Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
-  private finish(inflight: Inflight): boolean {
+  /** @internal Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
+  finish(inflight: Inflight): boolean {
     if (inflight.done) return false;
     inflight.done = true;
     if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
@@ -1030,14 +776,7 @@ export class Session {
     return this.phase !== "closed";
   }
 
-  // --- outgoing ---------------------------------------------------------------
-
-  /** Params the server sends (handler revision's shape) in the wire revision's shape. */
-  private paramsToWire(wire: Wire, method: string, params: unknown): unknown {
-    return wire.shims
-      ? convert(this.host.logger, "params", method, params, wire, handlerRevision.name, wire.info.name).message
-      : params;
-  }
+  // --- outgoing (outgoing.ts) --------------------------------------------------
 
   /**
    * Sends a notification (params in the handler revision's shape) at a scope:
@@ -1047,98 +786,17 @@ export class Session {
    * not be sent before.
    */
   notify(method: string, params?: unknown, channel?: Channel, scope?: Scope): boolean {
-    const at = scope ?? this.sessionScope;
-    const refusal = at ? this.refusal(method, "notification", at) : `${method}: the session is not initialized`;
-    if (refusal) {
-      this.host.logger("debug", `not sent: ${refusal}`);
-      return false;
-    }
-    let onWire = params;
-    if (params !== undefined) {
-      try {
-        onWire = this.paramsToWire(at!.wire, method, params);
-      } catch (error) {
-        this.host.logger("warning", `not sent: ${(error as Error).message}`);
-        return false;
-      }
-    }
-    (channel ?? this.defaultChannel).send(
-      onWire === undefined
-        ? `{${JSONRPC},"method":${JSON.stringify(method)}}`
-        : `{${JSONRPC},"method":${JSON.stringify(method)},"params":${JSON.stringify(onWire)}}`,
-    );
-    return true;
+    return notify(this, method, params, channel, scope);
   }
 
   /** Sends a server-to-client request in the handshake session and resolves with the client's result (handler revision's shape). */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
-    const scope = this.sessionScope;
-    if (!scope) return Promise.reject(new RequestRefusedError(`${method}: the connection has no initialized session`));
-    const refusal = this.refusal(method, "request", scope);
-    if (refusal) return Promise.reject(new RequestRefusedError(refusal));
-    if (options.signal?.aborted)
-      return Promise.reject(new RequestRefusedError(`${method} was aborted before it was sent`));
-    let onWire: unknown;
-    try {
-      onWire = this.paramsToWire(scope.wire, method, params);
-    } catch (error) {
-      return Promise.reject(error instanceof ShimError ? new RequestRefusedError(error.message) : error);
-    }
-    const channel = options.channel ?? this.defaultChannel;
-    const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
-    return this.outgoing.send(
-      method,
-      (id) => channel.send(`{${JSONRPC},"id":${idJson(id)},"method":${JSON.stringify(method)}${paramsJson}}`),
-      {
-        ...(options.signal ? { signal: options.signal } : {}),
-        timeoutMs: options.timeoutMs ?? this.host.requestTimeoutMs,
-      },
-    );
-  }
-
-  /** Why the server may not send `method` at `scope` now, or undefined when it may. */
-  private refusal(method: string, kind: "request" | "notification", scope: Scope): string | undefined {
-    if (this.phase === "closed") return `${method}: the session is closed`;
-    const { tables, info } = scope.wire;
-    if (!scope.perRequest && this.phase !== "initialized" && !(info.beforeInitialized?.server ?? []).includes(method))
-      return `${method} may not be sent before the client has sent notifications/initialized`;
-    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
-    if (!entry || entry.kind !== kind || entry.direction === "client-to-server" || entry.inputRequest)
-      return `${method} is not a ${kind} the server sends in protocol revision ${info.name}`;
-    const capability = entry.capability;
-    if (capability) {
-      const holder = capability.holder === "server" ? "server" : "client";
-      const capabilities = holder === "server" ? scope.serverCapabilities : scope.clientCapabilities;
-      if (!declared(capabilities, capability))
-        return `${method} needs the ${holder} capability ${capability.path.join(".")}, which the ${holder} did not declare`;
-    }
-    return undefined;
-  }
-
-  // --- cancellation, progress, close -----------------------------------------
-
-  /** notifications/cancelled from the client: aborts the handler's signal; no response will be sent. */
-  cancelRequest(requestId: RequestId, reason: string | undefined): void {
-    const inflight = this.inflight.get(requestId);
-    // basic/utilities/cancellation: unknown or finished requests are ignored; initialize cannot be cancelled.
-    if (!inflight || inflight.method === "initialize") return;
-    inflight.cancel(reason ?? "cancelled by the client");
+    return request(this, method, params, options);
   }
 
   /** @internal Sends a progress notification for a request that carries a progress token. */
-  progress(inflight: Inflight, progress: number, total?: number, message?: string): void {
-    if (inflight.progressToken === undefined || inflight.cancelled) return;
-    // 2025-11-25 basic/utilities/progress: a task keeps its request's token for its life (the extension's has none).
-    const task = inflight.task;
-    if (inflight.done && !task?.flavour.keepsProgress) return;
-    // basic/utilities/progress: "The progress value MUST increase with each notification".
-    if (!(progress > inflight.lastProgress))
-      throw new RangeError(`progress must increase: ${progress} after ${inflight.lastProgress}`);
-    inflight.lastProgress = progress;
-    const params: Record<string, unknown> = { progressToken: inflight.progressToken, progress };
-    if (total !== undefined) params["total"] = total;
-    if (message !== undefined) params["message"] = message;
-    this.notify("notifications/progress", params, task ? undefined : inflight.channel, inflight.scope);
+  progress(inflight: Inflight, value: number, total?: number, message?: string): void {
+    progress(this, inflight, value, total, message);
   }
 
   /**
@@ -1147,15 +805,27 @@ export class Session {
    * a per-request request named in `_meta` (none named: nothing is sent).
    */
   log(level: LoggingLevel, data: unknown, logger?: string, channel?: Channel, scope?: Scope): boolean {
-    if (!isLoggingLevel(level)) throw new TypeError(`unknown logging level ${JSON.stringify(level)}`);
-    const at = scope ?? this.sessionScope;
-    if (!at || at.logThreshold === null || !passes(level, at.logThreshold)) return false;
-    return this.notify(
-      "notifications/message",
-      logger === undefined ? { level, data } : { level, logger, data },
-      channel,
-      at,
-    );
+    return log(this, level, data, logger, channel, scope);
+  }
+
+  /** @internal The handshake session's scope (undefined before initialize and without a handshake). */
+  get handshakeScope(): Scope | undefined {
+    return this.sessionScope;
+  }
+
+  /** @internal The server's requests to the client waiting for answers, if it ever sent one. */
+  get serverRequestsIfAny(): ServerRequests | undefined {
+    return this.outgoingRequests;
+  }
+
+  // --- cancellation, close ---------------------------------------------------
+
+  /** notifications/cancelled from the client: aborts the handler's signal; no response will be sent. */
+  cancelRequest(requestId: RequestId, reason: string | undefined): void {
+    const inflight = this.inflight.get(requestId);
+    // basic/utilities/cancellation: unknown or finished requests are ignored; initialize cannot be cancelled.
+    if (!inflight || inflight.method === "initialize") return;
+    inflight.cancel(reason ?? "cancelled by the client");
   }
 
   /**
@@ -1194,8 +864,7 @@ export class Session {
 
   /** @internal Ends a long-lived request with a result (subscriptions/listen's graceful end). */
   complete(inflight: Inflight, result: unknown): void {
-    if (!this.finish(inflight)) return;
-    this.replyEncoded(inflight, encodeWireResult(inflight.method, inflight.scope.wire, result));
+    complete(this, inflight, result);
   }
 }
 
