@@ -1,15 +1,13 @@
 // McpServer: what a server offers (tools, resources, resource templates,
 // prompts, completions) and the handlers of the methods that expose them, in
-// the handler revision's types. The protocol itself (lifecycle, validation,
+// the handler revision's types; the tools themselves are tools.ts's. The protocol itself (lifecycle, validation,
 // capability checks, conversion to the client's revision) is Session's.
 import { run } from "../validation.js";
 import type { MessageTables } from "../index.js";
-import { invalidParams, ProtocolError, ResourceNotFoundError } from "./errors.js";
+import { invalidParams, ResourceNotFoundError } from "./errors.js";
 import {
   handlerTables,
-  INTERNAL_ERROR,
   type CallToolRequestParams,
-  type CallToolResult,
   type CompleteRequestParams,
   type CompleteResult,
   type GetPromptRequestParams,
@@ -23,9 +21,8 @@ import {
   type Resource,
   type ResourceTemplate,
   type ServerCapabilities,
-  type Tool,
 } from "./handler-revision.js";
-import { compileSchema, dialectOf, schemaProblem, type ObjectSchema, type SchemaCheck } from "./json-schema.js";
+import type { ObjectSchema } from "./json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./pagination.js";
 import { Session, type RequestContext } from "./session.js";
@@ -42,10 +39,11 @@ import { ServedRevisions, type Wire } from "./revisions.js";
 import { ServerWires } from "./wires.js";
 import { RequestStateCodec } from "./request-state.js";
 import { Listeners } from "./subscriptions.js";
-import { headerParams, type HeaderParam } from "./header-check.js";
+import type { HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
-import { TaskService, type ToolTaskOptions } from "./tasks.js";
+import { ToolCatalog, type TaskArming } from "./tools.js";
+import { TaskService } from "./tasks.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { checkedScopes, requireScopes } from "./authorization.js";
 import { isBusMessage, type BusMessage } from "./bus.js";
@@ -67,22 +65,7 @@ import type {
   ServerOptions,
   ToolDefinition,
   ToolHandler,
-  ToolReturn,
 } from "./definitions.js";
-
-interface RegisteredTool {
-  readonly tool: Tool;
-  /** Its x-mcp-header parameters (server/tools#x-mcp-header). */
-  readonly headers: readonly HeaderParam[];
-  readonly handler: ToolHandler<unknown, unknown>;
-  readonly task: ToolTaskOptions | undefined;
-  readonly scopes: readonly string[] | undefined;
-  /** Compiled on first use (or by the warm-up after the handshake). */
-  input?: Promise<SchemaCheck>;
-  output?: Promise<SchemaCheck>;
-  inputCheck?: SchemaCheck;
-  outputCheck?: SchemaCheck;
-}
 
 interface RegisteredTemplate {
   readonly template: ResourceTemplate;
@@ -98,9 +81,6 @@ interface RegisteredPrompt {
   readonly scopes: readonly string[] | undefined;
 }
 
-// server/tools#tool-names: 1-128 characters from A-Z, a-z, 0-9, "_", "-" and ".".
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 // completion#completion-results: at most 100 values in one response.
 const MAX_COMPLETIONS = 100;
 
@@ -110,7 +90,7 @@ export class McpServer implements SessionHost {
   readonly sessionLimits: Required<SessionLimits>;
   private readonly pageSize: number;
   private readonly listChanged: boolean;
-  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly toolCatalog: ToolCatalog;
   private readonly resources = new Map<
     string,
     {
@@ -143,6 +123,7 @@ export class McpServer implements SessionHost {
     this.listeners = new Listeners(options.subscriptions);
     this.cacheHint = checkedCacheHint({ ttlMs: 0, cacheScope: "private", ...options.cache }, "the server's cache");
     this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
+    this.toolCatalog = new ToolCatalog(this.logger, checkedDefinition);
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
@@ -185,44 +166,14 @@ export class McpServer implements SessionHost {
     definition: ToolDefinition<I, O>,
     handler: ToolHandler<I, O>,
   ): Registration {
-    if (!TOOL_NAME.test(name))
-      throw new TypeError(
-        `invalid tool name ${JSON.stringify(name)}: use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and "." (server/tools#tool-names)`,
-      );
-    if (this.tools.has(name)) throw new TypeError(`a tool named ${JSON.stringify(name)} is already registered`);
-    const { inputSchema = { type: "object" }, outputSchema, task, scopes, ...rest } = definition;
-    if (task) checkedTaskOptions(task, `tool ${name}`);
-    for (const [which, schema] of [
-      ["inputSchema", inputSchema],
-      ["outputSchema", outputSchema],
-    ] as const) {
-      if (schema === undefined) continue;
-      const dialect = dialectOf(schema);
-      if (typeof dialect !== "string")
-        throw new TypeError(
-          `tool ${name}: ${which} uses JSON Schema dialect ${dialect.unsupported}; supported are 2020-12 (the default) and draft-07`,
-        );
-      const problem = schemaProblem(schema);
-      if (problem) throw new TypeError(`tool ${name}: ${which}: ${problem}`);
-    }
-    const headers = headerParams(inputSchema);
-    if ("error" in headers) throw new TypeError(`tool ${name}: invalid x-mcp-header: ${headers.error}`);
-    const tool = this.checked("Tool", `tool ${name}`, {
+    const { task } = this.toolCatalog.add(
       name,
-      ...rest,
-      inputSchema,
-      ...(outputSchema ? { outputSchema } : {}),
-    }) as Tool;
-    this.tools.set(name, {
-      tool,
-      headers: headers.params,
-      handler: handler as ToolHandler<unknown, unknown>,
-      task,
-      scopes: checkedScopes(scopes, `tool ${name}`),
-    });
+      definition as ToolDefinition<ObjectSchema, ObjectSchema | undefined>,
+      handler as ToolHandler<unknown, unknown>,
+    );
     if (task) this.serveTasks();
     this.featureChanged("tools");
-    return this.registration(name, () => this.tools.delete(name), "tools");
+    return this.registration(name, () => this.toolCatalog.delete(name), "tools");
   }
 
   /** Registers a resource at a fixed URI. */
@@ -230,7 +181,7 @@ export class McpServer implements SessionHost {
     if (this.resources.has(uri))
       throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
     const { cache, scopes, ...metadata } = definition;
-    const resource = this.checked("Resource", `resource ${uri}`, { uri, ...metadata }) as Resource;
+    const resource = checkedDefinition("Resource", `resource ${uri}`, { uri, ...metadata }) as Resource;
     this.resources.set(uri, {
       resource,
       handler,
@@ -256,7 +207,7 @@ export class McpServer implements SessionHost {
     for (const variable of Object.keys(complete ?? {}))
       if (!matcher.variableNames.includes(variable))
         throw new TypeError(`resource template ${uriTemplate}: cannot complete ${variable}, which it does not have`);
-    const template = this.checked("ResourceTemplate", `resource template ${uriTemplate}`, {
+    const template = checkedDefinition("ResourceTemplate", `resource template ${uriTemplate}`, {
       uriTemplate,
       ...metadata,
     }) as ResourceTemplate;
@@ -277,7 +228,7 @@ export class McpServer implements SessionHost {
     for (const argument of Object.keys(completers))
       if (!(definition.arguments ?? []).some((a) => a.name === argument))
         throw new TypeError(`prompt ${name}: cannot complete ${argument}, which it does not have`);
-    const prompt = this.checked("Prompt", `prompt ${name}`, { name, ...metadata }) as Prompt;
+    const prompt = checkedDefinition("Prompt", `prompt ${name}`, { name, ...metadata }) as Prompt;
     this.prompts.set(name, {
       prompt,
       completers,
@@ -352,6 +303,8 @@ export class McpServer implements SessionHost {
   }
 
   private taskService: TaskService | undefined;
+  /** One function for every call (none made per call); the task service is made on first use. */
+  private readonly armTask: TaskArming = (task, context, params) => this.tasks.arm(task, context, params);
   private servingTasks = false;
 
   /**
@@ -441,22 +394,12 @@ export class McpServer implements SessionHost {
 
   /** The x-mcp-header parameters of a registered tool. */
   toolHeaders(name: string): readonly HeaderParam[] | undefined {
-    return this.tools.get(name)?.headers;
+    return this.toolCatalog.headers(name);
   }
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     for (const session of this.openSessions.toArray()) if (session.isInitialized) session.log(level, data, logger);
-  }
-
-  /** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
-  private checked(type: string, what: string, value: Record<string, unknown>): unknown {
-    const verdict = run(handlerTables.checks[type]!, value);
-    if (!verdict.valid) {
-      const problem = verdict.errors[0]!;
-      throw new TypeError(`${what}: ${problem.path || "/"} ${problem.message} (schema type ${type})`);
-    }
-    return value;
   }
 
   private registration(name: string, remove: () => boolean, feature: Feature): Registration {
@@ -512,7 +455,7 @@ export class McpServer implements SessionHost {
       offered.push(...methods);
       if (this.listChanged) offered.push(`notifications/${feature}/list_changed`);
     };
-    if (has("tools", this.tools.size)) withList("tools", ["tools/list", "tools/call"]);
+    if (has("tools", this.toolCatalog.size)) withList("tools", ["tools/list", "tools/call"]);
     if (has("resources", this.resources.size + this.templates.size))
       withList("resources", [
         "resources/list",
@@ -581,14 +524,7 @@ export class McpServer implements SessionHost {
     this.warmedUp = true;
     // Loading ajv and compiling the schemas after the handshake keeps both off
     // the cold start and off the first tools/call.
-    if (this.tools.size === 0) return;
-    const timer = setTimeout(() => {
-      for (const [name, tool] of this.tools)
-        void this.schemaCheck(tool, "input").catch((error) =>
-          this.logger("error", `tool ${name}: invalid inputSchema: ${(error as Error).message}`),
-        );
-    }, 0);
-    (timer as { unref?: () => void }).unref?.();
+    this.toolCatalog.compileSoon();
   }
 
   closed(session: Session): void {
@@ -646,7 +582,7 @@ export class McpServer implements SessionHost {
   readonly handlers: { readonly [method: string]: MethodHandler } = {
     // tools/list in a deterministic order (changelog minor change 3), by name.
     "tools/list": (params: { cursor?: string }, context: RequestContext) => {
-      const page = paginate(this.sortedTools(), params.cursor, this.pageSize);
+      const page = paginate(this.toolCatalog.sorted(), params.cursor, this.pageSize);
       // 2025-11-25 server/tools#tool-level-negotiation: where the client asks for tasks, each tool says
       // whether it runs as one (execution.taskSupport; the handler revision has no such member).
       const withExecution = this.servingTasks && flavourOf(context.inflight.scope.wire)?.clientAsks;
@@ -655,7 +591,8 @@ export class McpServer implements SessionHost {
       );
       return withCursor({ tools, ...this.cacheHint }, page.nextCursor);
     },
-    "tools/call": (params: CallToolRequestParams, context: RequestContext) => this.callTool(params, context),
+    "tools/call": (params: CallToolRequestParams, context: RequestContext) =>
+      this.toolCatalog.call(params, context, this.armTask),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
       const listed: Resource[] = [...this.resources.values()].map((r) => r.resource);
       for (const { definition } of this.templates.values())
@@ -685,72 +622,6 @@ export class McpServer implements SessionHost {
       this.options.onRootsListChanged?.(session);
     },
   };
-
-  // tools/call stays synchronous while nothing needs waiting for (schemas
-  // compiled, handler not async): one promise hop less per call.
-  private callTool(params: CallToolRequestParams, context: RequestContext): ToolOutcome | Promise<ToolOutcome> {
-    const tool = this.tools.get(params.name);
-    // server/tools#error-handling: an unknown tool is a protocol error...
-    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
-    requireScopes(context.inflight.channel.authorization, tool.scopes, `tool ${params.name}`);
-    const inputCheck = tool.inputCheck;
-    if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.callTool(params, context));
-    const problems = inputCheck(params.arguments ?? {});
-    // ...while invalid arguments, thrown errors and business failures are results with isError.
-    if (problems !== undefined) return errorResult(`Invalid arguments for tool ${params.name}: ${problems}`);
-    if (tool.task) this.tasks.arm(tool.task, context, params);
-    let returned: ToolReturn<unknown> | Promise<ToolReturn<unknown>>;
-    try {
-      returned = tool.handler((params.arguments ?? {}) as never, context);
-    } catch (error) {
-      return toolFailure(error);
-    }
-    if (returned instanceof Promise) return returned.then((value) => this.toolResult(tool, value), toolFailure);
-    return this.toolResult(tool, returned);
-  }
-
-  private async schemaCheck(tool: RegisteredTool, which: "input" | "output"): Promise<SchemaCheck> {
-    const schema = which === "input" ? tool.tool.inputSchema : tool.tool.outputSchema!;
-    const pending = (tool[which] ??= compileSchema(schema as ObjectSchema));
-    try {
-      const check = await pending;
-      tool[`${which}Check`] = check;
-      return check;
-    } catch (error) {
-      throw new ProtocolError(
-        INTERNAL_ERROR,
-        `Internal error: tool ${tool.tool.name} has an invalid ${which}Schema: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  private toolResult(tool: RegisteredTool, returned: ToolReturn<unknown>): ToolOutcome | Promise<ToolOutcome> {
-    if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
-    if (returned instanceof InputRequired) return returned;
-    const structured = returned.structuredContent;
-    // server/tools#structured-content: a tool returning structured content SHOULD also return it serialized in a text block.
-    const fill = returned.content === undefined || (returned.content.length === 0 && structured !== undefined);
-    // A plain object that needs nothing filled in goes on as it is (nothing downstream changes a result in
-    // place); else a copy, so that the handler's object is not changed and what the checks read is what
-    // JSON.stringify writes (a class's getters are not own properties). Object.assign, not a spread: V8
-    // (Node 20) slows every later access to a spread copy that then gains a field.
-    const result = (
-      fill || Object.getPrototypeOf(returned) !== Object.prototype ? Object.assign({}, returned) : returned
-    ) as ToolResult;
-    if (fill) result.content = structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }];
-    if (!tool.tool.outputSchema || result.isError) return result;
-    // server/tools#output-schema: structured results MUST conform to the output schema.
-    const name = tool.tool.name;
-    if (structured === undefined)
-      return errorResult(`Tool ${name} declares an outputSchema but returned no structuredContent`);
-    const conform = (check: SchemaCheck): ToolResult => {
-      const problems = check(structured);
-      if (problems === undefined) return result;
-      this.logger("error", `tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
-      return errorResult(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problems}`);
-    };
-    return tool.outputCheck ? conform(tool.outputCheck) : this.schemaCheck(tool, "output").then(conform);
-  }
 
   private async readResource(
     params: ReadResourceRequestParams,
@@ -783,12 +654,6 @@ export class McpServer implements SessionHost {
     const hint = { ...this.cacheHint, ...cache };
     if (typeof returned !== "string") return { ...hint, ...returned };
     return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }], ...hint };
-  }
-
-  private sortedTools(): RegisteredTool[] {
-    return [...this.tools.values()].sort((a, b) =>
-      a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0,
-    );
   }
 
   private async getPrompt(
@@ -834,34 +699,6 @@ export class McpServer implements SessionHost {
   }
 }
 
-/** A tools/call result as the server builds it (the session adds resultType). */
-type ToolResult = Returned<CallToolResult>;
-type ToolOutcome = ToolResult | InputRequired;
-
-function errorResult(text: string): ToolResult {
-  return { content: [{ type: "text", text }], isError: true };
-}
-
-/** A tool handler's exception: a ProtocolError stays one; anything else is a tool execution error. */
-function toolFailure(error: unknown): ToolResult {
-  if (error instanceof ProtocolError) throw error;
-  return errorResult(error instanceof Error ? error.message : String(error));
-}
-
-function checkedTaskOptions(options: ToolTaskOptions, what: string): void {
-  if (options.support !== undefined && options.support !== "optional" && options.support !== "required")
-    throw new TypeError(
-      `${what}: task.support must be "optional" or "required", not ${JSON.stringify(options.support)}`,
-    );
-  for (const key of ["afterMs", "pollIntervalMs"] as const) {
-    const value = options[key];
-    if (value !== undefined && (!Number.isInteger(value) || value < (key === "afterMs" ? 0 : 1)))
-      throw new TypeError(`${what}: task.${key} must be an integer >= ${key === "afterMs" ? 0 : 1}, not ${value}`);
-  }
-  if (options.ttlMs !== undefined && options.ttlMs !== null && (!Number.isInteger(options.ttlMs) || options.ttlMs < 1))
-    throw new TypeError(`${what}: task.ttlMs must be a positive integer or null, not ${options.ttlMs}`);
-}
-
 /** Sets a capability path: `{}` for an object the revision's schema takes, `true` for a flag. */
 function declare(capabilities: Record<string, unknown>, path: readonly string[], tables: MessageTables): void {
   let node = capabilities;
@@ -897,4 +734,14 @@ function checkedCacheHint(hint: CacheHint, what: string): Required<CacheHint> {
   if (cacheScope !== "public" && cacheScope !== "private")
     throw new TypeError(`${what}: cacheScope must be "public" or "private", not ${JSON.stringify(hint.cacheScope)}`);
   return { ttlMs, cacheScope };
+}
+
+/** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
+function checkedDefinition(type: string, what: string, value: Record<string, unknown>): unknown {
+  const verdict = run(handlerTables.checks[type]!, value);
+  if (!verdict.valid) {
+    const problem = verdict.errors[0]!;
+    throw new TypeError(`${what}: ${problem.path || "/"} ${problem.message} (schema type ${type})`);
+  }
+  return value;
 }
