@@ -9,7 +9,6 @@
 // - initialize opens a handshake session (Mcp-Session-Id), whose POST, GET (the
 //   standalone SSE stream, or a resumption with Last-Event-ID) and DELETE
 //   follow 2025-03-26..2025-11-25.
-import { nodeCrypto } from "../node-crypto.js";
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
@@ -20,6 +19,7 @@ import { statedVersion } from "../server/meta.js";
 import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
 import { InMemoryEventStore, openEventStream, overfull, type EventStore } from "./sse.js";
+import { HttpSessionTable, principalOf } from "./http-sessions.js";
 import {
   HttpSession,
   JSON_HEADERS,
@@ -82,16 +82,8 @@ export interface HttpOptions extends GuardOptions {
   auth?: AuthOptions;
 }
 
-/** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
-function principalOf(auth: RequestAuth | undefined): string {
-  if (!auth) return "";
-  const { issuer = "", subject = "", clientId = "" } = auth.authorization.info;
-  return JSON.stringify([issuer, subject, clientId]);
-}
-
 export class StreamableHttpTransport {
-  private readonly sessions = new Map<string, HttpSession>();
-  private readonly legacy = new Map<string, { session: Session; principal: string; write(json: string): void }>();
+  private readonly table: HttpSessionTable;
   private readonly guard: RebindingGuard;
   /** Set when tokens are required (HttpOptions.auth). */
   private readonly resourceServer: ResourceServer | undefined;
@@ -100,7 +92,6 @@ export class StreamableHttpTransport {
   > & {
     legacy: { ssePath: string; messagesPath: string } | null;
   };
-  private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly server: McpServer,
@@ -122,63 +113,12 @@ export class StreamableHttpTransport {
       keepAliveMs: options.keepAliveMs ?? 15_000,
       legacy: legacy ? { ssePath: legacy.ssePath ?? "/sse", messagesPath: legacy.messagesPath ?? "/messages" } : null,
     };
-    const prefix = options.sessionIdPrefix ?? "";
-    // basic/transports#session-management: a session id holds only visible ASCII (0x21 to 0x7E).
-    if (!/^[\x21-\x7e]{0,64}$/.test(prefix))
-      throw new TypeError(`sessionIdPrefix ${JSON.stringify(prefix)} must be at most 64 visible ASCII characters`);
-    this.sessionIdPrefix = prefix;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(this.options.sessionIdleMs, 60_000));
-    this.sweeper.unref();
+    this.table = new HttpSessionTable(this.options, server.logger, options.sessionIdPrefix ?? "");
   }
-
-  private readonly sessionIdPrefix: string;
-
-  /** Sessions whose initialize is being answered (they count against maxSessions). */
-  private opening = 0;
 
   /** Live sessions (Streamable HTTP and legacy SSE). */
   get sessionCount(): number {
-    return this.sessions.size + this.legacy.size + this.opening;
-  }
-
-  /**
-   * Whether one more session fits, evicting the least recently active idle
-   * Streamable HTTP session if the cap is reached: abandoned sessions must not
-   * lock new clients out until they expire. An evicted client gets 404 on its
-   * next request and initializes again (basic/transports#session-management).
-   * HTTP+SSE sessions hold their stream open while they live, so they are never idle.
-   */
-  private roomForSession(): boolean {
-    if (this.sessionCount < this.options.maxSessions) return true;
-    let idlest: HttpSession | undefined;
-    for (const state of this.sessions.values())
-      if ((idlest === undefined || state.activeSeq < idlest.activeSeq) && !state.busy) idlest = state;
-    if (!idlest) return false;
-    this.sessions.delete(idlest.id);
-    idlest.close();
-    this.server.logger(
-      "info",
-      `evicted idle session ${idlest.id} (inactive for ${Date.now() - idlest.lastActive} ms) to make room for a new one`,
-    );
-    return true;
-  }
-
-  private newSessionId(): string {
-    // basic/transports#session-management: globally unique, cryptographically secure, visible ASCII.
-    return this.sessionIdPrefix + nodeCrypto().randomBytes(16).toString("hex");
-  }
-
-  private activity = 0;
-
-  /**
-   * Marks activity. A count rather than the map kept in order of activity (a
-   * delete and a set per request): a Map's table is rebuilt as entries come
-   * and go, and after a full GC every rebuilt table was promoted (see
-   * runtime/id-map.ts); the eviction that needs the order scans instead.
-   */
-  private touch(state: HttpSession): void {
-    state.lastActive = Date.now();
-    state.activeSeq = ++this.activity;
+    return this.table.count;
   }
 
   /**
@@ -214,11 +154,7 @@ export class StreamableHttpTransport {
 
   /** Ends every session and stops the idle sweep. */
   close(): void {
-    clearInterval(this.sweeper);
-    for (const state of this.sessions.values()) state.close();
-    this.sessions.clear();
-    for (const { session } of this.legacy.values()) session.close();
-    this.legacy.clear();
+    this.table.close();
     this.sharedSession?.close();
   }
 
@@ -271,17 +207,6 @@ export class StreamableHttpTransport {
     response.writeHead(200, { ...JSON_HEADERS, "Cache-Control": "max-age=3600" }).end(this.resourceServer!.metadata);
   }
 
-  /**
-   * The session a request names, if it is one this identity opened: another
-   * identity's token with it gets the same 404 as an unknown id, which tells
-   * nothing of the session and leaves it untouched (basic/security_best_practices#session-hijacking).
-   */
-  private ownedSession(sessionId: string, auth: RequestAuth | undefined): HttpSession | undefined {
-    const state = this.sessions.get(sessionId);
-    if (!state || state.principal !== principalOf(auth)) return undefined;
-    return state;
-  }
-
   // --- Streamable HTTP ------------------------------------------------------------
 
   private post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
@@ -311,11 +236,11 @@ export class StreamableHttpTransport {
         return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required (initialize to get one)");
       return this.initialize(response, message, auth);
     }
-    const state = this.ownedSession(sessionId, auth);
+    const state = this.table.owned(sessionId, principalOf(auth));
     if (!state) return sessionNotFound(response, sessionId);
     const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
-    this.touch(state);
+    this.table.touch(state);
     const exchange = new PostExchange(
       response,
       this.options.responseMode,
@@ -329,19 +254,18 @@ export class StreamableHttpTransport {
   }
 
   private initialize(response: ServerResponse, message: unknown, auth: RequestAuth | undefined): void {
-    if (!this.roomForSession()) return sessionsBusy(response);
-    const state = new HttpSession(this.newSessionId(), this.server, this.options.eventStore, this.options.retryMs);
+    if (!this.table.roomForOne()) return sessionsBusy(response);
+    const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
-    this.opening++;
+    this.table.startOpening();
     // basic/transports#session-management: the session id rides on the response carrying the InitializeResult.
     const headers = (): Record<string, string> => {
-      this.opening--;
       if (state.session.revision === undefined) {
+        this.table.notOpened();
         state.close(); // initialize failed: no session
         return {};
       }
-      this.sessions.set(state.id, state);
-      this.touch(state);
+      this.table.opened(state);
       return { "Mcp-Session-Id": state.id };
     };
     const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers), undefined, auth);
@@ -428,11 +352,11 @@ export class StreamableHttpTransport {
       });
     const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
-    const state = this.ownedSession(sessionId, auth);
+    const state = this.table.owned(sessionId, principalOf(auth));
     if (!state) return sessionNotFound(response, sessionId);
     const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
-    this.touch(state);
+    this.table.touch(state);
 
     const lastEventId = header(request.headers["last-event-id"]);
     if (lastEventId !== undefined) {
@@ -456,20 +380,10 @@ export class StreamableHttpTransport {
       return httpError(response, 405, "Method Not Allowed: this server has no sessions", { Allow: "POST" });
     const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
-    const state = this.ownedSession(sessionId, auth);
+    const state = this.table.owned(sessionId, principalOf(auth));
     if (!state) return sessionNotFound(response, sessionId);
-    this.sessions.delete(sessionId);
-    state.close();
+    this.table.end(state);
     response.writeHead(204).end();
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, state] of this.sessions) {
-      if (now - state.lastActive < this.options.sessionIdleMs || state.busy) continue;
-      this.sessions.delete(id);
-      state.close();
-    }
   }
 
   /**
@@ -521,26 +435,26 @@ export class StreamableHttpTransport {
   ): void {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
-    if (!this.roomForSession()) return sessionsBusy(response);
-    const id = this.newSessionId();
+    if (!this.table.roomForOne()) return sessionsBusy(response);
+    const id = this.table.newId();
     openEventStream(response);
     const write = (json: string) => {
       response.write(`event: message\ndata: ${json}\n\n`);
       if (overfull(response)) response.destroy(); // the client does not read: the session ends (close)
     };
     const session = this.server.connect(write);
-    this.legacy.set(id, { session, principal: principalOf(auth), write });
+    this.table.legacy.set(id, { session, principal: principalOf(auth), write });
     // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
     response.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${id}\n\n`);
     response.once("close", () => {
-      this.legacy.delete(id);
+      this.table.legacy.delete(id);
       session.close();
     });
   }
 
   private legacyPost(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
-    const legacy = id === null ? undefined : this.legacy.get(id);
+    const legacy = id === null ? undefined : this.table.legacy.get(id);
     if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
     this.readMessage(request, response, (message) => this.legacyMessage(response, legacy, message, auth));
   }
