@@ -13,8 +13,11 @@
 //    16 connections; a session that has made 100 tools/call is ended (DELETE)
 //    and a new one opened in its place. The heap is sampled every
 //    `sampleSeconds`; the slope is the least-squares line through the samples
-//    after the first (taken before any call), in KB per minute, beside the
-//    requests and sessions served and the peak RSS.
+//    after the first (taken before any call), in KB per minute, with twice its
+//    standard error (the 95% interval: the heap moves by ±0.5 MB between
+//    samples, so a slope of a few tens of KB/min can be noise alone), beside
+//    the requests and sessions served and the peak RSS. "No growth" is met when
+//    that interval reaches down to 0: the samples are no evidence of a trend.
 //    The floor has no sessions: its rows show what node:http alone does.
 //
 // Run: node dist/bench/memory.js [--quick] [--minutes N] [--idle N] [--only mcpgen,SDK]
@@ -24,6 +27,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { BenchClient, Connection } from "./http-client.js";
 import { benchOptions, onlyWords, sharedOptions } from "./options.js";
+import { leastSquares, targetLines } from "./targets.js";
 
 const options = benchOptions(
   "memory.js",
@@ -163,7 +167,9 @@ interface SoakFigures {
   requests: number;
   sessions: number;
   samples: { minute: number; heapMb: number }[];
+  /** The heap's least-squares slope over the soak, and its standard error. */
   slopeKbPerMinute: number;
+  slopeErrorKb: number;
   peakRssMb: number;
 }
 
@@ -202,22 +208,15 @@ async function soak(server: Server, url: string, pool: Connection[], sessionful:
   );
   await sample();
   // The first sample precedes every call: the slope starts at the second, once each session has been used.
-  const slopeKb = slope(samples.slice(1)) * 1024;
-  return { requests, sessions: opened, samples, slopeKbPerMinute: slopeKb, peakRssMb: server.peakRssMb() };
-}
-
-/** Least-squares slope of heapMb over minutes. */
-function slope(samples: SoakFigures["samples"]): number {
-  const n = samples.length;
-  const mx = samples.reduce((sum, s) => sum + s.minute, 0) / n;
-  const my = samples.reduce((sum, s) => sum + s.heapMb, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const s of samples) {
-    num += (s.minute - mx) * (s.heapMb - my);
-    den += (s.minute - mx) ** 2;
-  }
-  return den === 0 ? 0 : num / den;
+  const line = leastSquares(samples.slice(1).map((s) => ({ x: s.minute, y: s.heapMb * 1024 })));
+  return {
+    requests,
+    sessions: opened,
+    samples,
+    slopeKbPerMinute: line.slope,
+    slopeErrorKb: line.standardError,
+    peakRssMb: server.peakRssMb(),
+  };
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -227,6 +226,9 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
+const MCPGEN = "mcpgen (sessions)";
+let mcpgenIdleKb: number | undefined;
+let mcpgenFigures: SoakFigures | undefined;
 const idleRows: string[][] = [];
 const soakRows: string[][] = [];
 const trails: string[] = [];
@@ -244,6 +246,7 @@ for (const target of targets) {
         figures.oneCallKb.toFixed(2),
         figures.afterDeleteKb.toFixed(2),
       ]);
+      if (target.name === MCPGEN) mcpgenIdleKb = Math.max(figures.handshakeKb, figures.oneCallKb);
     }
     const figures = await soak(server, url, pool, target.sessions);
     const first = figures.samples[0]!.heapMb;
@@ -254,8 +257,10 @@ for (const target of targets) {
       target.sessions ? String(figures.sessions) : "-",
       `${first.toFixed(1)} → ${last.toFixed(1)}`,
       figures.slopeKbPerMinute.toFixed(1),
+      `± ${(2 * figures.slopeErrorKb).toFixed(1)}`,
       figures.peakRssMb.toFixed(1),
     ]);
+    if (target.name === MCPGEN) mcpgenFigures = figures;
     trails.push(
       `${target.name}: ${figures.samples.map((s) => `${s.minute.toFixed(1)}m ${s.heapMb.toFixed(1)}`).join(", ")}`,
     );
@@ -269,16 +274,28 @@ console.log(`Streamable HTTP server memory, Node ${process.version}; heap after 
 console.log(
   `Idle legacy sessions (2025-11-25): ${idleSessions} sessions over ${connections} connections; KB of heap held per session`,
 );
-console.log(
-  table(["server", "after handshake", "after one tools/call", "after DELETE"], idleRows) +
-    "\nTarget (mcpgen): an idle legacy session ≤ 4 KB.\n",
-);
+console.log(table(["server", "after handshake", "after one tools/call", "after DELETE"], idleRows) + "\n");
 console.log(
   `Soak: ${minutes} min, ${liveSessions} sessions live, round robin over ${connections} connections, each ended ` +
     `(DELETE) after ${callsPerSession} tools/call and replaced; heap sampled every ${sampleSeconds} s`,
 );
 console.log(
-  table(["server", "requests", "sessions", "heap MB first → last", "slope KB/min", "peak RSS MB"], soakRows) +
-    "\nTarget (mcpgen): no growth (slope ≈ 0, as the floor's).\n",
+  table(["server", "requests", "sessions", "heap MB first → last", "slope KB/min", "95%", "peak RSS MB"], soakRows) +
+    "\nslope: the least-squares line through the heap samples after the first, ± twice its standard error (95%).\n",
+);
+// No growth: the heap's slope is no evidence of a trend, its 95% interval reaching down to 0 or below.
+const growthFloor = mcpgenFigures && mcpgenFigures.slopeKbPerMinute - 2 * mcpgenFigures.slopeErrorKb;
+console.log(
+  `Targets (issue #14):\n${targetLines([
+    { what: "mcpgen: heap per idle legacy session", value: mcpgenIdleKb, bound: "at most", limit: 4, unit: " KB" },
+    {
+      what: "mcpgen: soak's heap slope, low end of its 95% interval",
+      value: growthFloor,
+      bound: "at most",
+      limit: 0,
+      unit: " KB/min",
+      digits: 1,
+    },
+  ])}\n`,
 );
 console.log(`Heap samples (minute, MB):\n${trails.join("\n")}`);

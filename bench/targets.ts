@@ -44,3 +44,27 @@ export function pairedRatio(row: readonly number[], floor: readonly number[]): n
   const middle = ratios.length >> 1;
   return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
 }
+
+/**
+ * The least-squares line through points (x, y): its slope, and the slope's
+ * standard error (from the residuals' spread; 0 for points on a line), so that
+ * a trend can be told from noise: a slope within about two standard errors of
+ * zero is no evidence of one.
+ */
+export function leastSquares(points: readonly { x: number; y: number }[]): { slope: number; standardError: number } {
+  const n = points.length;
+  if (n < 3) throw new Error(`leastSquares: ${n} points; a slope and its error need at least 3`);
+  const mx = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const my = points.reduce((sum, p) => sum + p.y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (const p of points) {
+    sxx += (p.x - mx) ** 2;
+    sxy += (p.x - mx) * (p.y - my);
+  }
+  if (sxx === 0) throw new Error("leastSquares: every point has the same x");
+  const slope = sxy / sxx;
+  let residuals = 0;
+  for (const p of points) residuals += (p.y - my - slope * (p.x - mx)) ** 2;
+  return { slope, standardError: Math.sqrt(residuals / (n - 2) / sxx) };
+}

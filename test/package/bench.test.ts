@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
-import { pairedRatio } from "../../bench/targets.js";
+import { leastSquares, pairedRatio } from "../../bench/targets.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
 function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
@@ -28,6 +28,24 @@ test("pairedRatio: the median of the rounds' own ratios, not a ratio of two medi
   expect(pairedRatio([120, 60, 100], [100, 50, 200])).toBeCloseTo(1.2, 10);
   expect(pairedRatio([1, 2], [1, 1])).toBeCloseTo(1.5, 10); // an even count: the mean of the middle two
   expect(() => pairedRatio([1, 2], [1])).toThrow(/2 rounds against the floor's 1/);
+});
+
+test("leastSquares: the slope and its standard error, which is 0 on a line and grows with the scatter", () => {
+  const onLine = leastSquares([0, 1, 2, 3].map((x) => ({ x, y: 5 + 2 * x })));
+  expect(onLine.slope).toBeCloseTo(2, 12);
+  expect(onLine.standardError).toBeCloseTo(0, 12);
+  // y = 0, 1, 0, 1 at x = 0..3: slope 0.2; residuals -0.2, 0.6, -0.6, 0.2 (sum of squares 0.8) over
+  // n - 2 = 2 degrees of freedom and a spread of x of 5: the error is sqrt(0.8 / 2 / 5).
+  const scattered = leastSquares([0, 1, 0, 1].map((y, x) => ({ x, y })));
+  expect(scattered.slope).toBeCloseTo(0.2, 12);
+  expect(scattered.standardError).toBeCloseTo(Math.sqrt(0.08), 12);
+  expect(() =>
+    leastSquares([
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ]),
+  ).toThrow(/2 points/);
+  expect(() => leastSquares([0, 0, 0].map((x) => ({ x, y: x })))).toThrow(/same x/);
 });
 
 test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
@@ -183,7 +201,7 @@ test("bench/memory runs (quick mode): idle-session and soak rows for every serve
     expect(stdout).toMatch(
       new RegExp(`^${name.replace(/[()]/g, "\\$&")} +-?\\d+\\.\\d\\d +-?\\d+\\.\\d\\d +-?\\d+\\.\\d\\d$`, "m"),
     );
-  // Soak: server, requests, sessions, heap first → last, slope, peak RSS.
+  // Soak: server, requests, sessions, heap first → last, slope, its 95% interval, peak RSS.
   for (const [name, sessions] of [
     ["floor (node:http)", "-"],
     ["mcpgen (sessions)", "\\d+"],
@@ -191,9 +209,16 @@ test("bench/memory runs (quick mode): idle-session and soak rows for every serve
   ])
     expect(stdout).toMatch(
       new RegExp(
-        `^${name!.replace(/[()]/g, "\\$&")} +[1-9]\\d* +${sessions} +\\d+\\.\\d → \\d+\\.\\d +-?\\d+\\.\\d +\\d+\\.\\d$`,
+        `^${name!.replace(/[()]/g, "\\$&")} +[1-9]\\d* +${sessions} +\\d+\\.\\d → \\d+\\.\\d +-?\\d+\\.\\d +± \\d+\\.\\d +\\d+\\.\\d$`,
         "m",
       ),
     );
   expect(stdout).toMatch(/^mcpgen \(sessions\): 0\.0m \d+\.\d, /m);
+  // The targets under the tables, each with this run's figure and a verdict.
+  expect(stdout).toMatch(
+    /^ {2}mcpgen: heap per idle legacy session +\d+\.\d\d KB {2}target ≤ 4\.00 KB: (met|NOT MET)$/m,
+  );
+  expect(stdout).toMatch(
+    /^ {2}mcpgen: soak's heap slope, low end of its 95% interval +-?\d+\.\d KB\/min {2}target ≤ 0\.0 KB\/min: (met|NOT MET)$/m,
+  );
 }, 180_000);
