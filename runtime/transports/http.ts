@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
+import type { RevisionInfo } from "../index.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
 import { statedVersion } from "../server/meta.js";
@@ -227,8 +228,11 @@ export class StreamableHttpTransport {
     message: unknown,
     auth: RequestAuth | undefined,
   ): void {
-    if (this.perRequest(request, message)) return this.postPerRequest(request, response, message, auth);
-    if (!this.options.sessions) return this.postStateless(request, response, message, auth);
+    // Read once: it decides the era, then whether a session's request names a version the server serves.
+    const version = header(request.headers["mcp-protocol-version"]);
+    const named = version === undefined ? undefined : this.server.served.forVersion(version);
+    if (this.perRequest(named, message)) return this.postPerRequest(request, response, message, auth);
+    if (!this.options.sessions) return this.postStateless(response, message, auth, version);
 
     const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) {
@@ -238,8 +242,7 @@ export class StreamableHttpTransport {
     }
     const state = this.table.owned(sessionId, principalOf(auth));
     if (!state) return sessionNotFound(response, sessionId);
-    const versionProblem = this.checkVersion(request);
-    if (versionProblem) return httpError(response, 400, versionProblem);
+    if (version !== undefined && !named) return httpError(response, 400, this.unsupportedVersion(version));
     this.table.touch(state);
     const exchange = new PostExchange(
       response,
@@ -273,13 +276,12 @@ export class StreamableHttpTransport {
   }
 
   /**
-   * Whether a POST is a per-request revision's: the MCP-Protocol-Version
-   * header names one, or the body (not initialize) states a version in `_meta`,
+   * Whether a POST is a per-request revision's: its MCP-Protocol-Version
+   * header names one (`named`, the revision the server serves at that version), or the body (not initialize) states a version in `_meta`,
    * whether the server serves it or not (then the runtime says which it does).
    */
-  private perRequest(request: IncomingMessage, message: unknown): boolean {
-    const version = header(request.headers["mcp-protocol-version"]);
-    if (version !== undefined && this.server.served.forVersion(version)?.lifecycle === "per-request") return true;
+  private perRequest(named: RevisionInfo | undefined, message: unknown): boolean {
+    if (named?.lifecycle === "per-request") return true;
     return isObject(message) && message["method"] !== "initialize" && statedVersion(message) !== undefined;
   }
 
@@ -314,15 +316,15 @@ export class StreamableHttpTransport {
   }
 
   private postStateless(
-    request: IncomingMessage,
     response: ServerResponse,
     message: unknown,
     auth: RequestAuth | undefined,
+    headerVersion: string | undefined,
   ): void {
     const session = this.server.connect(() => {}); // no standalone stream to carry anything
     if (!isInitialize(message)) {
       // basic/transports#protocol-version-header: without the header, assume 2025-03-26.
-      const version = header(request.headers["mcp-protocol-version"]) ?? "2025-03-26";
+      const version = headerVersion ?? "2025-03-26";
       if (!session.assumeInitialized(version)) {
         session.close();
         return httpError(response, 400, this.unsupportedVersion(version));

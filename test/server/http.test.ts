@@ -345,6 +345,12 @@ describe("streams", () => {
     expect(JSON.parse(added.body).result).toEqual({ content: [{ type: "text", text: '{"sum":3}' }] });
     const sampled = await post(url, call(4, "sample"));
     expect(JSON.parse(sampled.body).result.isError).toBe(true); // no session to carry the client's answer
+    // A version the server does not serve: 400, naming it (basic/transports#protocol-version-header).
+    const unsupported = await post(url, call(5, "add", { a: 1, b: 2 }), { "MCP-Protocol-Version": "1999-01-01" });
+    expect(unsupported.status).toBe(400);
+    expect(JSON.parse(unsupported.body).error.message).toMatch(
+      /^Bad Request: MCP-Protocol-Version 1999-01-01 is not supported/,
+    );
   });
 });
 
