@@ -100,11 +100,11 @@ export class Session implements SessionCore, SendingSession {
   ) {}
 
   /**
-   * Where replies go when the transport names no channel, and the messages no
-   * incoming message caused (list_changed, resource updates, server-wide logs).
-   * Made on first use: an HTTP transport names a channel for every message.
+   * @internal Where replies go when the transport names no channel, and the
+   * messages no incoming message caused (list_changed, resource updates,
+   * server-wide logs). Made on first use: an HTTP transport names a channel for
+   * every message.
    */
-  /** @internal */
   get defaultChannel(): Channel {
     if (!this.madeDefaultChannel) {
       const send = this.send;
