@@ -44,6 +44,7 @@ import { META_SERVER_INFO } from "./meta.js";
 import { InputRequired } from "./input-round.js";
 import { ToolCatalog, type TaskArming } from "./tools.js";
 import { TaskService } from "./tasks.js";
+import { deriveCapabilities } from "./capabilities.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { checkedScopes, requireScopes } from "./authorization.js";
 import { isBusMessage, type BusMessage } from "./bus.js";
@@ -485,24 +486,12 @@ export class McpServer implements SessionHost {
     const { tables } = wire;
     let capabilities = this.capabilityCache.get(tables);
     if (capabilities === undefined) {
-      const derived: Record<string, unknown> = {};
-      for (const method of this.offeredMethods()) {
-        const requirement = Object.prototype.hasOwnProperty.call(tables.methods, method)
-          ? tables.methods[method]!.capability
-          : null;
-        if (!requirement || requirement.holder === "client") continue;
-        declare(derived, requirement.path, tables);
-      }
-      // 2025-11-25 #capabilities: task-augmented tools/call is declared under tasks.requests (no method says so).
-      if (this.servingTasks && flavourOf({ tables } as Wire)?.clientAsks)
-        declare(derived, ["tasks", "requests", "tools", "call"], tables);
-      // An extension's settings, where its methods are in the tables (the revision negotiates extensions).
-      for (const { tables: extension, settings } of this.wires.extensions) {
-        const [method] = Object.keys(extension.methods);
-        if (method === undefined || !Object.prototype.hasOwnProperty.call(tables.methods, method)) continue;
-        merge(derived, { extensions: { [extension.identifier]: settings } });
-      }
-      capabilities = merge(derived, (this.options.capabilities ?? {}) as Record<string, unknown>);
+      capabilities = deriveCapabilities(tables, this.offeredMethods(), {
+        // 2025-11-25 #capabilities: task-augmented tools/call is declared under tasks.requests (no method says so).
+        taskAugmentedCall: this.servingTasks && flavourOf({ tables } as Wire)?.clientAsks === true,
+        extensions: this.wires.extensions,
+        declared: (this.options.capabilities ?? {}) as Record<string, unknown>,
+      });
       this.capabilityCache.set(tables, capabilities);
     }
     return capabilities;
@@ -697,32 +686,6 @@ export class McpServer implements SessionHost {
       },
     };
   }
-}
-
-/** Sets a capability path: `{}` for an object the revision's schema takes, `true` for a flag. */
-function declare(capabilities: Record<string, unknown>, path: readonly string[], tables: MessageTables): void {
-  let node = capabilities;
-  path.forEach((key, i) => {
-    if (i < path.length - 1) {
-      if (typeof node[key] !== "object" || node[key] === null) node[key] = {};
-      node = node[key] as Record<string, unknown>;
-      return;
-    }
-    if (node[key] !== undefined) return;
-    node[key] = {};
-    if (!run(tables.checks["ServerCapabilities"]!, capabilities).valid) node[key] = true;
-  });
-}
-
-function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(from)) {
-    const existing = into[key];
-    into[key] =
-      typeof existing === "object" && existing !== null && typeof value === "object" && value !== null
-        ? merge({ ...(existing as Record<string, unknown>) }, value as Record<string, unknown>)
-        : value;
-  }
-  return into;
 }
 
 /** A cache hint with its defaults, or a TypeError naming what is wrong (caching#time-to-live-ttl-field: ttlMs >= 0). */
