@@ -6,7 +6,7 @@ import type { Scope } from "./context.js";
 import { convert, resultProblem } from "./encode.js";
 import type { Implementation, LoggingLevel } from "./handler-revision.js";
 import type { ServerLogger } from "./logging.js";
-import { generatedRevisions, type Wire } from "./revisions.js";
+import { generatedRevisions, type TablesOnly, type Wire } from "./revisions.js";
 
 /** The handshake session's scope; logThreshold changes with logging/setLevel. */
 export interface SessionScope extends Scope {
@@ -35,6 +35,15 @@ function newestHandshake(): RevisionInfo | undefined {
 }
 
 /**
+ * Whether initialize at `info` is answered in the revision's own shapes, with
+ * its tables alone: the newest handshake revision. An older one's answer comes
+ * down from it through the shims (initializeResult).
+ */
+export function answeredWithTables(info: RevisionInfo): boolean {
+  return newestHandshake()?.name === info.name;
+}
+
+/**
  * The InitializeResult at `wire`, checked against its schema. initialize
  * exists only in handshake revisions, so the result is built there; serverInfo
  * is the handler revision's Implementation, whose fields an older revision may
@@ -42,7 +51,7 @@ function newestHandshake(): RevisionInfo | undefined {
  */
 export function initializeResult(
   logger: ServerLogger,
-  wire: Wire,
+  wire: Wire | TablesOnly,
   server: { readonly info: Implementation; readonly instructions: string | undefined; readonly capabilities: unknown },
 ): { result: Record<string, unknown> } | { error: string } {
   let result: Record<string, unknown> = {
@@ -52,7 +61,8 @@ export function initializeResult(
     ...(server.instructions !== undefined ? { instructions: server.instructions } : {}),
   };
   const newest = newestHandshake();
-  if (wire.shims && newest && newest.name !== wire.info.name) {
+  if (newest && newest.name !== wire.info.name && wire.shims !== null) {
+    if (wire.shims === undefined) return { error: `Internal error: the shims of ${wire.info.name} are not loaded` };
     try {
       result = convert(logger, "result", "initialize", result, wire, newest.name, wire.info.name).message as Record<
         string,

@@ -108,10 +108,47 @@ export const handlerWire: Wire = {
 
 const loaded = new Map<string, Wire>();
 const loading = new Map<string, Promise<Wire>>();
+const tablesLoaded = new Map<string, MessageTables>();
+const tablesLoading = new Map<string, Promise<MessageTables>>();
 
 /** A revision's wire when it is loaded already (synchronously), else undefined. */
 export function loadedWire(info: RevisionInfo): Wire | undefined {
   return info.name === handlerRevision.name ? handlerWire : loaded.get(info.name);
+}
+
+/**
+ * What answering initialize needs before the shims: a revision's tables. Its
+ * `shims` is absent (not null: a Wire's null means "no conversion needed"), so
+ * it cannot serve a request, only the handshake at the newest handshake revision,
+ * whose InitializeResult is built in its own shapes.
+ */
+export interface TablesOnly {
+  readonly info: RevisionInfo;
+  readonly tables: MessageTables;
+  readonly shims?: undefined;
+}
+
+/** A revision's tables when they are loaded already, else undefined. */
+export function loadedTables(info: RevisionInfo): TablesOnly | undefined {
+  const wire = loadedWire(info);
+  if (wire) return { info, tables: wire.tables };
+  const tables = tablesLoaded.get(info.name);
+  return tables ? { info, tables } : undefined;
+}
+
+/** Loads a revision's tables (not its shims) once per process. */
+export function loadTables(info: RevisionInfo): Promise<TablesOnly> {
+  const ready = loadedTables(info);
+  if (ready) return Promise.resolve(ready);
+  let tables = tablesLoading.get(info.name);
+  if (!tables) {
+    tables = loadMessageTables[info.name as keyof typeof loadMessageTables]().then((t) => {
+      tablesLoaded.set(info.name, t);
+      return t;
+    });
+    tablesLoading.set(info.name, tables);
+  }
+  return tables.then((t) => ({ info, tables: t }));
 }
 
 /**
@@ -138,14 +175,13 @@ async function loadPathShims(name: string): Promise<Shims> {
   };
 }
 
-/** Loads a revision's tables (and the shims when needed) once per process. */
+/** Loads a revision's tables and the shims when needed, once per process. */
 export function loadWire(info: RevisionInfo): Promise<Wire> {
   const ready = loadedWire(info);
   if (ready) return Promise.resolve(ready);
   let wire = loading.get(info.name);
   if (!wire) {
-    const load = loadMessageTables[info.name as keyof typeof loadMessageTables];
-    wire = Promise.all([load(), loadPathShims(info.name)]).then(([tables, shims]) => {
+    wire = Promise.all([loadTables(info), loadPathShims(info.name)]).then(([{ tables }, shims]) => {
       const done = { info, tables, shims };
       loaded.set(info.name, done);
       return done;

@@ -54,7 +54,7 @@ export interface SessionHost {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   /** The server's capabilities in a revision's shape. */
-  capabilitiesFor(wire: Wire): unknown;
+  capabilitiesFor(wire: Pick<Wire, "tables">): unknown;
   readonly logger: ServerLogger;
   readonly requestTimeoutMs: number;
   /** What one session may hold at once. */

@@ -30,7 +30,7 @@ import {
   type LoggingLevel,
 } from "./handler-revision.js";
 import { isLoggingLevel } from "./logging.js";
-import { handlerWire, type Wire } from "./revisions.js";
+import { handlerWire, type TablesOnly, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson, invalidMessage, resultJson } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
@@ -38,7 +38,7 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOC
 import { InputRound } from "./input-round.js";
 import { checkHeaders } from "./header-check.js";
 import { convert } from "./encode.js";
-import { initializeResult, sessionScope, type SessionScope } from "./handshake.js";
+import { answeredWithTables, initializeResult, sessionScope, type SessionScope } from "./handshake.js";
 import { openRound, takesInput } from "./input-requests.js";
 import { log, notify, progress, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
 import { declared } from "./capabilities.js";
@@ -65,8 +65,10 @@ export class Session implements SessionCore, SendingSession {
   /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
   registrySlot = -1;
   private phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
-  /** The handshake session's scope, once initialize negotiated a revision. */
+  /** The handshake session's scope, once initialize negotiated a revision and its wire is loaded. */
   private sessionScope: SessionScope | undefined;
+  /** What initialize settled, between its answer and the wire's shims being loaded (then sessionScope). */
+  private settling: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
   /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
   private envelope: Envelope = FIRST_ENVELOPE;
   /** While a revision loads, incoming messages wait here, in order. */
@@ -131,7 +133,7 @@ export class Session implements SessionCore, SendingSession {
 
   /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
   get revision(): string | undefined {
-    return this.sessionScope?.wire.info.name;
+    return (this.sessionScope?.wire ?? this.settling)?.info.name;
   }
 
   get isInitialized(): boolean {
@@ -158,12 +160,12 @@ export class Session implements SessionCore, SendingSession {
 
   /** The client's name and version from initialize. */
   get clientInfo(): Implementation | undefined {
-    return this.sessionScope?.clientInfo;
+    return this.sessionScope?.clientInfo ?? (this.settling?.clientInfo as Implementation | undefined);
   }
 
   /** The client's capabilities from initialize (as sent, in its revision's shape). */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.sessionScope?.clientCapabilities as ClientCapabilities | undefined;
+    return (this.sessionScope ?? this.settling)?.clientCapabilities as ClientCapabilities | undefined;
   }
 
   /** The level set by logging/setLevel; until then every level passes. */
@@ -410,14 +412,46 @@ export class Session implements SessionCore, SendingSession {
     then: (wire: Wire) => void,
     failed: () => void = () => {},
   ): void {
-    const wire = this.host.wires.loaded(info);
-    if (wire) {
-      then(wire);
+    const { wires } = this.host;
+    this.whenLoaded(wires.loaded(info), () => wires.load(info), info, id, reply, then, failed);
+  }
+
+  /** withWire for answering initialize: the tables alone when they suffice (handshake.ts answeredWithTables). */
+  private withHandshakeWire(
+    info: RevisionInfo,
+    tablesSuffice: boolean,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: Wire | TablesOnly) => void,
+    failed: () => void = () => {},
+  ): void {
+    const { wires } = this.host;
+    this.whenLoaded(
+      wires.loadedForHandshake(info, tablesSuffice),
+      () => wires.loadForHandshake(info, tablesSuffice),
+      info,
+      id,
+      reply,
+      then,
+      failed,
+    );
+  }
+
+  private whenLoaded<W>(
+    ready: W | undefined,
+    load: () => Promise<W>,
+    info: RevisionInfo,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: W) => void,
+    failed: () => void,
+  ): void {
+    if (ready) {
+      then(ready);
       return;
     }
     this.backlog = [];
-    this.host.wires
-      .load(info)
+    load()
       .then(then)
       .catch((error: unknown) => {
         failed();
@@ -609,7 +643,7 @@ export class Session implements SessionCore, SendingSession {
     }
     if (typeof requested !== "string") {
       // Let the generated check name what is wrong with the request.
-      this.withWire(info, id, reply, (wire) =>
+      this.withHandshakeWire(info, true, id, reply, (wire) =>
         reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
           code: INVALID_PARAMS,
         }),
@@ -617,8 +651,9 @@ export class Session implements SessionCore, SendingSession {
       return;
     }
     this.phase = "initializing";
-    this.withWire(
+    this.withHandshakeWire(
       info,
+      answeredWithTables(info),
       id,
       reply,
       (wire) => this.completeInitialize(wire, message, id, reply),
@@ -627,7 +662,7 @@ export class Session implements SessionCore, SendingSession {
   }
 
   private completeInitialize(
-    wire: Wire,
+    wire: Wire | TablesOnly,
     message: Record<string, unknown>,
     id: RequestId,
     reply: Inflight["reply"],
@@ -652,11 +687,34 @@ export class Session implements SessionCore, SendingSession {
       reply(errorJson(id, INTERNAL_ERROR, built.error), { code: INTERNAL_ERROR });
       return;
     }
-    this.sessionScope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
     this.envelope = wire.tables.envelope;
     this.phase = "ready";
     this.finishedIds.add(id);
+    if (wire.shims !== undefined) {
+      this.sessionScope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
+      reply(resultJson(id, JSON.stringify(built.result)));
+      return;
+    }
+    // Answered from the tables alone: the shims load now, while the client reads the answer, and
+    // the session's next messages wait for them (in order, in the bounded backlog).
+    const settling = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
+    this.settling = settling;
+    this.backlog ??= []; // messages that came while the tables loaded stay first
     reply(resultJson(id, JSON.stringify(built.result)));
+    this.host.wires
+      .load(wire.info)
+      .then((loaded) => {
+        if (this.phase === "closed") return;
+        this.sessionScope = sessionScope(loaded, settling.clientCapabilities, settling.clientInfo, capabilities);
+      })
+      .catch((error: unknown) => {
+        this.host.logger("error", `cannot load the shims of protocol revision ${wire.info.name}`, String(error));
+        this.close();
+      })
+      .finally(() => {
+        this.settling = undefined;
+        this.drainBacklog();
+      });
   }
 
   /**
@@ -694,6 +752,7 @@ export class Session implements SessionCore, SendingSession {
   }
 
   private drainBacklog(): void {
+    if (this.settling) return; // the handshake's shims are loading: completeInitialize drains once they are
     const waiting = this.backlog ?? [];
     this.backlog = null;
     for (let i = 0; i < waiting.length; i++) {

@@ -4,15 +4,22 @@
 // basic/index#extensions). A revision without the map never sees an
 // extension's methods: for its clients they do not exist (-32601).
 import { extensions as generatedExtensions, loadExtensionTables } from "../../generated/index.js";
-import type { RevisionInfo } from "../index.js";
+import type { MessageTables, RevisionInfo } from "../index.js";
 import { withExtensions, type ExtensionTables } from "../extensions.js";
-import { loadedWire, loadWire, type Wire } from "./revisions.js";
+import { loadedTables, loadedWire, loadTables, loadWire, type TablesOnly, type Wire } from "./revisions.js";
 
 /** Where a session gets the wire of a revision. */
 export interface WireSource {
   /** The wire when everything it needs is loaded, else undefined (then `load`). */
   loaded(info: RevisionInfo): Wire | undefined;
   load(info: RevisionInfo): Promise<Wire>;
+  /**
+   * What answering initialize at `info` needs, when loaded: the wire, or only
+   * its tables when `tablesSuffice` (the answer needs no conversion); else
+   * undefined (then `loadForHandshake`).
+   */
+  loadedForHandshake(info: RevisionInfo, tablesSuffice: boolean): Wire | TablesOnly | undefined;
+  loadForHandshake(info: RevisionInfo, tablesSuffice: boolean): Promise<Wire | TablesOnly>;
 }
 
 /** An extension a server serves: its generated tables, once loaded. */
@@ -27,6 +34,7 @@ export class ServerWires implements WireSource {
   private loading = 0;
   private pending: Promise<unknown> = Promise.resolve();
   private readonly merged = new Map<string, Wire>();
+  private readonly mergedTables = new Map<MessageTables, MessageTables>();
 
   /**
    * Starts loading a generated extension's tables (by its folder name, e.g.
@@ -54,6 +62,7 @@ export class ServerWires implements WireSource {
         if (!this.extensions.includes(served)) this.extensions.push(served);
         else Object.assign(served.settings, settings);
         this.merged.clear();
+        this.mergedTables.clear();
         return served;
       },
       (error: unknown) => {
@@ -77,14 +86,7 @@ export class ServerWires implements WireSource {
     if (this.extensions.length === 0) return base;
     let wire = this.merged.get(info.name);
     if (!wire) {
-      wire = {
-        info,
-        tables: withExtensions(
-          base.tables,
-          this.extensions.map((e) => e.tables),
-        ),
-        shims: base.shims,
-      };
+      wire = { info, tables: this.withServed(base.tables), shims: base.shims };
       this.merged.set(info.name, wire);
     }
     return wire;
@@ -97,5 +99,36 @@ export class ServerWires implements WireSource {
       const wire = this.loaded(info);
       if (wire) return wire;
     }
+  }
+
+  loadedForHandshake(info: RevisionInfo, tablesSuffice: boolean): Wire | TablesOnly | undefined {
+    const wire = this.loaded(info);
+    if (wire || !tablesSuffice) return wire;
+    const base = loadedTables(info);
+    if (!base || !info.extensions) return base;
+    if (this.loading > 0) return undefined;
+    return this.extensions.length === 0 ? base : { info, tables: this.withServed(base.tables) };
+  }
+
+  async loadForHandshake(info: RevisionInfo, tablesSuffice: boolean): Promise<Wire | TablesOnly> {
+    for (;;) {
+      const pending = this.pending;
+      await Promise.all([pending, tablesSuffice ? loadTables(info) : loadWire(info)]);
+      const wire = this.loadedForHandshake(info, tablesSuffice);
+      if (wire) return wire;
+    }
+  }
+
+  /** A revision's tables with the served extensions merged in, made once per set of extensions. */
+  private withServed(tables: MessageTables): MessageTables {
+    let merged = this.mergedTables.get(tables);
+    if (!merged) {
+      merged = withExtensions(
+        tables,
+        this.extensions.map((e) => e.tables),
+      );
+      this.mergedTables.set(tables, merged);
+    }
+    return merged;
   }
 }

@@ -145,6 +145,41 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
     expect(server.stderr()).toContain("this must not reach stdout\nnor this\n");
   });
 
+  test("what follows initialize in the same write waits for the revision's shims and is served", async () => {
+    // A fresh process: initialize at 2025-11-25 is answered from its tables, and its shims load after
+    // the answer; the lines already read wait for both, then go through the shims (a 2025-11-25
+    // CallToolResult has no resultType), and end of input waits for them.
+    const { client, exited } = await start();
+    await client.useRevision("2025-11-25");
+    const ids = ["init", "call", "list", "ping"] as const;
+    ids.forEach((id, i) => client.expect(id, ["initialize", "tools/call", "tools/list", "ping"][i]!));
+    const answers = ids.map((id) => client.response(id));
+    const lines = [
+      {
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: "call", method: "tools/call", params: { name: "echo", arguments: { text: "queued" } } },
+      { jsonrpc: "2.0", id: "list", method: "tools/list" },
+      { jsonrpc: "2.0", id: "ping", method: "ping" },
+    ];
+    client.write(lines.map((line) => JSON.stringify(line)).join("\n"));
+    client.close();
+    const [init, call, list, ping] = await Promise.all(answers);
+    expect(init!["result"]["protocolVersion"]).toBe("2025-11-25");
+    expect(text(call!)).toBe("queued");
+    expect(call!["result"]).not.toHaveProperty("resultType");
+    expect(list!["result"]["tools"].map((t: { name: string }) => t.name)).toContain("echo");
+    expect(ping!["result"]).toEqual({});
+    // initialize is answered first (a tools/call may finish after the requests behind it: JSON-RPC does not order answers).
+    expect((client.received[0] as { id?: unknown }).id).toBe("init");
+    expect(client.problems).toEqual([]);
+    expect(await exited).toBe(0);
+  });
+
   test("closing stdin lets requests in flight answer, then the process exits 0", async () => {
     const { client, exited } = await start();
     await client.initialize("2025-06-18");
