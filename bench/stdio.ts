@@ -20,8 +20,10 @@
 // time and with 64 in flight, with p50/p99 latency; cold start: spawn to the
 // initialize response, and for the per-request row (which has no initialize)
 // spawn to the first tools/call response; the floor answers any line at once,
-// so its cold start is a fair base for both. Every round runs every server, in
-// rotating order; the table shows medians over rounds, and ratios to the floor
+// so its cold start is a fair base for both. Beside it, the first call: spawn
+// to the answer of a tools/call sent when initialize is answered (a server may
+// go on loading after it answers initialize; this is what a client waits for).
+// Every round runs every server, in rotating order; the table shows medians over rounds, and ratios to the floor
 // with the same lines, taken per round (per spawn for cold starts, per child in
 // process) and their median shown (bench/targets.ts pairedRatio): legacy rows
 // to the floor, the per-request row to the floor sent per-request lines (each carries _meta, and
@@ -145,6 +147,8 @@ interface Server {
   call(id: number): void;
   /** Legacy: initialize (id 0), resolved at its response. Per-request: a first tools/call (id 0), at its response. */
   initialize(): Promise<number>;
+  /** After initialize: ms from the spawn to the answer of a first tools/call (per-request: initialize's own figure). */
+  firstCall(): Promise<number>;
   onResponse: (id: number) => void;
   stop(): Promise<void>;
 }
@@ -175,6 +179,7 @@ function start(script: string, mode: Mode): Server {
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   let buffered = "";
   let initialized: ((ms: number) => void) | undefined;
+  let firstAnswer = 0;
   const server: Server = {
     onResponse: () => {},
     call(id) {
@@ -187,6 +192,13 @@ function start(script: string, mode: Mode): Server {
         initialized = resolve;
         if (perRequest) server.call(0);
         else child.stdin.write(INITIALIZE + "\n");
+      });
+    },
+    firstCall() {
+      if (perRequest) return Promise.resolve(firstAnswer);
+      return new Promise((resolve) => {
+        server.onResponse = () => resolve(performance.now() - started);
+        server.call(1);
       });
     },
     async stop() {
@@ -209,7 +221,7 @@ function start(script: string, mode: Mode): Server {
       };
       if (message.id === undefined) continue;
       if (message.id === 0 && !perRequest) {
-        initialized?.(performance.now() - started);
+        initialized?.((firstAnswer = performance.now() - started));
         child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
         continue;
       }
@@ -218,7 +230,7 @@ function start(script: string, mode: Mode): Server {
         (perRequest && message.result.resultType !== "complete")
       )
         throw new Error(`${script} (${mode}): unexpected answer ${line.slice(0, 200)}`);
-      if (message.id === 0) initialized?.(performance.now() - started);
+      if (message.id === 0) initialized?.((firstAnswer = performance.now() - started));
       else server.onResponse(message.id);
     }
   });
@@ -285,11 +297,13 @@ async function throughput(script: string, mode: Mode): Promise<Figures> {
   };
 }
 
-async function coldStart(script: string, mode: Mode): Promise<number> {
+/** Spawn to the initialize answer (the target's measure), and to the answer of the first tools/call after it. */
+async function coldStart(script: string, mode: Mode): Promise<{ answer: number; call: number }> {
   const server = start(script, mode);
-  const ms = await server.initialize();
+  const answer = await server.initialize();
+  const call = await server.firstCall();
   await server.stop();
-  return ms;
+  return { answer, call };
 }
 
 function percentile(values: number[], p: number): number {
@@ -301,6 +315,7 @@ const median = (values: number[]) => percentile(values, 0.5);
 
 const results = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
 const starts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+const firstCalls = new Map<string, number[]>(targets.map((t) => [t.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < targets.length; i++) {
     const target = targets[(i + round) % targets.length]!;
@@ -308,7 +323,11 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 for (let i = 0; i < coldStarts; i++)
-  for (const target of targets) starts.get(target.name)!.push(await coldStart(target.script, target.mode));
+  for (const target of targets) {
+    const { answer, call } = await coldStart(target.script, target.mode);
+    starts.get(target.name)!.push(answer);
+    firstCalls.get(target.name)!.push(call);
+  }
 
 /** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
 const floorNameOf = (name: string) =>
@@ -332,12 +351,14 @@ const summary = targets.map((t) => {
     pipeP50: pick("pipeP50"),
     pipeP99: pick("pipeP99"),
     cold: median(starts.get(t.name)!),
+    firstCall: median(firstCalls.get(t.name)!),
     ratios: {
       sequential: paired("sequential"),
       seqP99: paired("seqP99"),
       pipelined: paired("pipelined"),
       pipeP99: paired("pipeP99"),
       cold: pairedRatio(starts.get(t.name)!, starts.get(floorNameOf(t.name))!),
+      firstCall: pairedRatio(firstCalls.get(t.name)!, firstCalls.get(floorNameOf(t.name))!),
     },
   };
 });
@@ -367,6 +388,8 @@ const header = [
   "p99 µs",
   "cold start ms",
   "×floor",
+  "first call ms",
+  "×floor",
 ];
 const rows = summary.map((s) => [
   s.name,
@@ -380,11 +403,15 @@ const rows = summary.map((s) => [
   s.pipeP99.toFixed(0),
   s.cold.toFixed(1),
   ratio(s.ratios.cold),
+  s.firstCall.toFixed(1),
+  ratio(s.ratios.firstCall),
 ]);
 printTable(header, rows);
 console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
-    `spawn to the first tools/call response (the per-request floor's too). ×floor: the median over rounds (spawns for the cold start) ` +
+    `spawn to the first tools/call response (the per-request floor's too). first call: spawn to the answer of the first tools/call, ` +
+    `sent when the initialize answer arrives (notifications/initialized before it), on per-request rows the cold start itself: ` +
+    `what a client waits for before its first result (a legacy server may go on loading after it answers initialize). ×floor: the median over rounds (spawns for the cold start) ` +
     `of the row's figure ÷ the floor's in the same round; legacy rows against "${FLOOR}", ` +
     `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call; the same answers: resultType and _meta serverInfo).`,
 );
