@@ -72,10 +72,10 @@ test("bench/validate runs (quick mode) and every implementation agrees with the 
 
 test("bench/stdio runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const stdout = quickRun("stdio");
-  // server, seq req/s, ×floor, p50, p99, 64-deep req/s, ×floor, p50, p99, cold start ms, ×floor
+  // server, seq req/s, ×floor, p50, p99, 64-deep req/s, ×floor, p50, p99, cold start ms, ×floor, first call ms, ×floor
   const row = (name: string) =>
     new RegExp(
-      `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
+      `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d× +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
   for (const name of [
