@@ -1,12 +1,43 @@
-// The initialize handshake of the handshake revisions (basic/lifecycle): the
-// InitializeResult in the negotiated revision's own shape, and the scope a
-// session serves its requests under once negotiated.
+// The initialize handshake of the handshake revisions (basic/lifecycle): where
+// a connection is in it (Lifecycle), initialize and its answer in the negotiated
+// revision's own shape, the assumed initialization of a stateless POST, and the
+// scope a session serves its requests under once negotiated.
 import type { RevisionInfo } from "../index.js";
-import type { Scope } from "./context.js";
+import type { Envelope, RequestId } from "../messages.js";
+import { isObject, run } from "../validation.js";
+import type { Inflight, Scope } from "./context.js";
 import { convert, resultProblem } from "./encode.js";
-import type { Implementation, LoggingLevel } from "./handler-revision.js";
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  type Implementation,
+  type LoggingLevel,
+} from "./handler-revision.js";
 import type { ServerLogger } from "./logging.js";
-import { generatedRevisions, type TablesOnly, type Wire } from "./revisions.js";
+import { errorJson, invalidMessage, resultJson } from "./replies.js";
+import { generatedRevisions, handlerWire, type TablesOnly, type Wire } from "./revisions.js";
+import type { SessionHost } from "./session-host.js";
+
+/** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
+const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
+
+/**
+ * Where a connection is in the handshake (basic/lifecycle#lifecycle-phases):
+ * "new" until initialize is answered, "ready" once it is, "initialized" once
+ * notifications/initialized arrives; and what it negotiated. A connection
+ * without a handshake stays "new" (each request carries its own scope).
+ */
+export class Lifecycle {
+  phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
+  /** The handshake session's scope, once initialize negotiated a revision and its wire is loaded. */
+  scope: SessionScope | undefined;
+  /** What initialize settled, between its answer and the wire's shims being loaded (then `scope`). */
+  settling: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
+  /** The envelope incoming messages are classified by: the negotiated revision's once there is one. */
+  envelope: Envelope = FIRST_ENVELOPE;
+}
 
 /** The handshake session's scope; logThreshold changes with logging/setLevel. */
 export interface SessionScope extends Scope {
@@ -39,7 +70,7 @@ function newestHandshake(): RevisionInfo | undefined {
  * its tables alone: the newest handshake revision. An older one's answer comes
  * down from it through the shims (initializeResult).
  */
-export function answeredWithTables(info: RevisionInfo): boolean {
+function answeredWithTables(info: RevisionInfo): boolean {
   return newestHandshake()?.name === info.name;
 }
 
@@ -49,7 +80,7 @@ export function answeredWithTables(info: RevisionInfo): boolean {
  * is the handler revision's Implementation, whose fields an older revision may
  * lack (title, icons): the result goes down from the newest handshake revision.
  */
-export function initializeResult(
+function initializeResult(
   logger: ServerLogger,
   wire: Wire | TablesOnly,
   server: { readonly info: Implementation; readonly instructions: string | undefined; readonly capabilities: unknown },
@@ -74,4 +105,156 @@ export function initializeResult(
   }
   const problem = resultProblem(wire.tables.results["initialize"], result, "initialize result");
   return problem ? { error: problem } : { result };
+}
+
+/** What the handshake needs of a session (Session implements it). */
+export interface HandshakeSession {
+  readonly host: SessionHost;
+  readonly lifecycle: Lifecycle;
+  /**
+   * Runs `then` with `info`'s wire, or its tables alone when they suffice,
+   * loading them first while the session's messages wait; when they cannot
+   * load, `failed` runs and request `id` gets -32603.
+   */
+  withHandshakeWire(
+    info: RevisionInfo,
+    tablesSuffice: boolean,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: Wire | TablesOnly) => void,
+    failed: () => void,
+  ): void;
+  /** Holds the session's messages until `info`'s wire is loaded and adopted; a wire that cannot load closes the session. */
+  adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void;
+  /** A request id the session must not see again (basic#requests). */
+  rememberFinished(id: RequestId): void;
+}
+
+/** initialize from the client: negotiates a handshake revision and answers in its shapes (basic/lifecycle#initialization). */
+export function receiveInitialize(
+  session: HandshakeSession,
+  message: Record<string, unknown>,
+  id: RequestId,
+  reply: Inflight["reply"],
+): void {
+  const { lifecycle } = session;
+  if (lifecycle.phase !== "new") {
+    reply(errorJson(id, INVALID_REQUEST, "Invalid Request: initialize was already received in this session"), {
+      code: INVALID_REQUEST,
+    });
+    return;
+  }
+  const params = message["params"];
+  const requested = isObject(params) ? params["protocolVersion"] : undefined;
+  const served = session.host.served;
+  const info = served.negotiate(typeof requested === "string" ? requested : "");
+  if (!info) {
+    // basic/versioning: a server without handshake revisions names the versions it supports.
+    reply(
+      errorJson(
+        id,
+        METHOD_NOT_FOUND,
+        `Method not found: initialize; this server speaks protocol versions ${served.supportedVersions.join(", ")} with per-request _meta and no handshake (server/discover)`,
+        { supported: [...served.supportedVersions] },
+      ),
+      { code: METHOD_NOT_FOUND },
+    );
+    return;
+  }
+  if (typeof requested !== "string") {
+    // Let the generated check name what is wrong with the request.
+    session.withHandshakeWire(
+      info,
+      true,
+      id,
+      reply,
+      (wire) =>
+        reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
+          code: INVALID_PARAMS,
+        }),
+      () => {},
+    );
+    return;
+  }
+  lifecycle.phase = "initializing";
+  session.withHandshakeWire(
+    info,
+    answeredWithTables(info),
+    id,
+    reply,
+    (wire) => completeInitialize(session, wire, message, id, reply),
+    () => (lifecycle.phase = "new"),
+  );
+}
+
+function completeInitialize(
+  session: HandshakeSession,
+  wire: Wire | TablesOnly,
+  message: Record<string, unknown>,
+  id: RequestId,
+  reply: Inflight["reply"],
+): void {
+  const { lifecycle, host } = session;
+  const verdict = run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message);
+  if (!verdict.valid) {
+    lifecycle.phase = "new";
+    const invalid = invalidMessage(id, verdict);
+    reply(invalid.json, invalid.outcome);
+    return;
+  }
+  const params = message["params"] as Record<string, unknown>;
+  const capabilities = host.capabilitiesFor(wire);
+  const built = initializeResult(host.logger, wire, {
+    info: host.info,
+    instructions: host.instructions,
+    capabilities,
+  });
+  if ("error" in built) {
+    lifecycle.phase = "new";
+    host.logger("error", built.error);
+    reply(errorJson(id, INTERNAL_ERROR, built.error), { code: INTERNAL_ERROR });
+    return;
+  }
+  lifecycle.envelope = wire.tables.envelope;
+  lifecycle.phase = "ready";
+  session.rememberFinished(id);
+  if (wire.shims !== undefined) {
+    lifecycle.scope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
+    reply(resultJson(id, JSON.stringify(built.result)));
+    return;
+  }
+  // Answered from the tables alone: the shims load now, while the client reads the answer, and
+  // the session's next messages wait for them.
+  const settling = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
+  lifecycle.settling = settling;
+  session.adoptOnLoad(wire.info, (loaded) => {
+    lifecycle.scope = sessionScope(loaded, settling.clientCapabilities, settling.clientInfo, capabilities);
+  });
+  reply(resultJson(id, JSON.stringify(built.result)));
+}
+
+/**
+ * Treats the session as initialized at `protocolVersion` without a
+ * handshake, for stateless Streamable HTTP where every request arrives on a
+ * fresh session (basic/transports#session-management). The client declared
+ * no capabilities, so the server sends it no requests. Returns false for a
+ * version the server does not serve with a handshake.
+ */
+export function assumeInitialized(session: HandshakeSession, protocolVersion: string): boolean {
+  const { lifecycle, host } = session;
+  const info = host.served.forVersion(protocolVersion);
+  if (!info || info.lifecycle !== "initialize" || lifecycle.phase !== "new") return false;
+  const adopt = (wire: Wire) => {
+    lifecycle.scope = sessionScope(wire, undefined, undefined, host.capabilitiesFor(wire));
+    lifecycle.envelope = wire.tables.envelope;
+    lifecycle.phase = "initialized";
+  };
+  const wire = host.wires.loaded(info);
+  if (wire) {
+    adopt(wire);
+    return true;
+  }
+  lifecycle.phase = "initializing";
+  session.adoptOnLoad(info, adopt);
+  return true;
 }

@@ -5,16 +5,15 @@
 // generated shims.
 //
 // A connection serves both eras (2026-07-28 basic/versioning): initialize
-// opens a handshake session ("new" until initialize is answered, "ready" once
-// it is, "initialized" once notifications/initialized arrives), whose
-// negotiated revision then serves every request; without it, each request is
-// served on its own at the revision its `_meta` names (era.ts). A request's
-// scope (context.ts) carries which.
+// opens a handshake session (its lifecycle: handshake.ts), whose negotiated
+// revision then serves every request; without it, each request is served on
+// its own at the revision its `_meta` names (era.ts). A request's scope
+// (context.ts) carries which.
 import { nodeCrypto } from "../node-crypto.js";
 import { IdMap } from "../id-map.js";
 import { FinishedIds } from "../finished-ids.js";
 import { isObject, run, type Check } from "../validation.js";
-import { classifyMessage, type Classification, type Envelope, type RequestId } from "../messages.js";
+import { classifyMessage, type Classification, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
 import type { RevisionInfo } from "../index.js";
 import {
@@ -32,13 +31,19 @@ import {
 import { isLoggingLevel } from "./logging.js";
 import { handlerWire, type TablesOnly, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
-import { errorJson, invalidMessage, resultJson } from "./replies.js";
+import { errorJson, invalidMessage } from "./replies.js";
 import { eraOf, statesPerRequest, type Era } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
 import { InputRound } from "./input-round.js";
 import { checkHeaders } from "./header-check.js";
 import { convert } from "./encode.js";
-import { answeredWithTables, initializeResult, sessionScope, type SessionScope } from "./handshake.js";
+import {
+  assumeInitialized as assumeHandshake,
+  Lifecycle,
+  receiveInitialize,
+  sessionScope,
+  type HandshakeSession,
+} from "./handshake.js";
 import { openRound, takesInput } from "./input-requests.js";
 import { log, notify, progress, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
 import { declared } from "./capabilities.js";
@@ -50,9 +55,6 @@ export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
 export { declared } from "./capabilities.js";
 
-/** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
-const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
-
 /**
  * Ids of finished requests are remembered this far back, so that a reused id
  * is refused (basic#requests). 1,024: the window costs a busy session ~28 KB
@@ -61,16 +63,11 @@ const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope,
 export const REMEMBERED_IDS = 1024;
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Session implements SessionCore, SendingSession {
+export class Session implements SessionCore, SendingSession, HandshakeSession {
   /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
   registrySlot = -1;
-  private phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
-  /** The handshake session's scope, once initialize negotiated a revision and its wire is loaded. */
-  private sessionScope: SessionScope | undefined;
-  /** What initialize settled, between its answer and the wire's shims being loaded (then sessionScope). */
-  private settling: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
-  /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
-  private envelope: Envelope = FIRST_ENVELOPE;
+  /** @internal Where the connection is in the handshake, and what it negotiated (handshake.ts). */
+  readonly lifecycle = new Lifecycle();
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
   private readonly inflight = new IdMap<RequestId, Inflight>();
@@ -133,15 +130,16 @@ export class Session implements SessionCore, SendingSession {
 
   /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
   get revision(): string | undefined {
-    return (this.sessionScope?.wire ?? this.settling)?.info.name;
+    const { scope, settling } = this.lifecycle;
+    return (scope?.wire ?? settling)?.info.name;
   }
 
   get isInitialized(): boolean {
-    return this.phase === "initialized";
+    return this.lifecycle.phase === "initialized";
   }
 
   get isClosed(): boolean {
-    return this.phase === "closed";
+    return this.lifecycle.phase === "closed";
   }
 
   /**
@@ -160,21 +158,24 @@ export class Session implements SessionCore, SendingSession {
 
   /** The client's name and version from initialize. */
   get clientInfo(): Implementation | undefined {
-    return this.sessionScope?.clientInfo ?? (this.settling?.clientInfo as Implementation | undefined);
+    const { scope, settling } = this.lifecycle;
+    return scope?.clientInfo ?? (settling?.clientInfo as Implementation | undefined);
   }
 
   /** The client's capabilities from initialize (as sent, in its revision's shape). */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return (this.sessionScope ?? this.settling)?.clientCapabilities as ClientCapabilities | undefined;
+    const { scope, settling } = this.lifecycle;
+    return (scope ?? settling)?.clientCapabilities as ClientCapabilities | undefined;
   }
 
   /** The level set by logging/setLevel; until then every level passes. */
   get logLevel(): LoggingLevel | undefined {
-    return this.sessionScope?.logThreshold ?? undefined;
+    return this.lifecycle.scope?.logThreshold ?? undefined;
   }
 
   set logLevel(level: LoggingLevel | undefined) {
-    if (this.sessionScope) this.sessionScope.logThreshold = level;
+    const { scope } = this.lifecycle;
+    if (scope) scope.logThreshold = level;
   }
 
   // --- incoming ---------------------------------------------------------------
@@ -186,7 +187,7 @@ export class Session implements SessionCore, SendingSession {
    * notifications and responses), as HTTP needs to know (202 Accepted).
    */
   receive(text: string, channel: Channel = this.defaultChannel): boolean {
-    if (this.phase === "closed") return false;
+    if (this.lifecycle.phase === "closed") return false;
     const parsed = parseJson(text);
     if (!parsed.ok) {
       channel.reply(
@@ -204,8 +205,8 @@ export class Session implements SessionCore, SendingSession {
 
   /** A message the transport has parsed already; see receive(). */
   receiveMessage(value: unknown, channel: Channel = this.defaultChannel): boolean {
-    if (this.phase === "closed") return false;
-    const classification = classifyMessage(value, this.envelope);
+    if (this.lifecycle.phase === "closed") return false;
+    const classification = classifyMessage(value, this.lifecycle.envelope);
     const answered = expectsReply(classification);
     if (this.backlog) {
       if (this.backlog.length >= this.host.sessionLimits.queuedMessages) {
@@ -226,7 +227,7 @@ export class Session implements SessionCore, SendingSession {
 
   /** A message the transport refused to frame because it is too large; the reply has no id (it was not read). */
   receiveOversized(bytes: number, limit: number, channel: Channel = this.defaultChannel): void {
-    if (this.phase === "closed") return;
+    if (this.lifecycle.phase === "closed") return;
     channel.reply(
       errorJson(
         undefined,
@@ -314,7 +315,7 @@ export class Session implements SessionCore, SendingSession {
     }
     // basic#requests: an id must not match a request still in flight; a handshake session also
     // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
-    if (!channel.isolated && (this.inflight.has(id) || (this.sessionScope && this.finishedIds.has(id)))) {
+    if (!channel.isolated && (this.inflight.has(id) || (this.lifecycle.scope && this.finishedIds.has(id)))) {
       reply(
         errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
         { code: INVALID_REQUEST },
@@ -332,10 +333,11 @@ export class Session implements SessionCore, SendingSession {
     // initialize opens a handshake session, unless it states a per-request version: there it is
     // a method the revision does not have (-32601; Streamable HTTP 404).
     if (method === "initialize" && !channel.isolated && !statesPerRequest(message, this.host.served, headerVersion)) {
-      this.receiveInitialize(message, id, reply);
+      receiveInitialize(this, message, id, reply);
       return;
     }
-    const era = eraOf(message, this.sessionScope !== undefined, this.host.served, headerVersion, metaProblem);
+    const { scope } = this.lifecycle;
+    const era = eraOf(message, scope !== undefined, this.host.served, headerVersion, metaProblem);
     switch (era.kind) {
       case "refused":
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
@@ -346,8 +348,8 @@ export class Session implements SessionCore, SendingSession {
         );
         return;
       case "session":
-        if (this.sessionScope) {
-          this.handle(message, method, id, reply, channel, this.sessionScope);
+        if (scope) {
+          this.handle(message, method, id, reply, channel, scope);
           return;
         }
         this.beforeInitialize(message, method, id, reply, channel);
@@ -416,14 +418,14 @@ export class Session implements SessionCore, SendingSession {
     this.whenLoaded(wires.loaded(info), () => wires.load(info), info, id, reply, then, failed);
   }
 
-  /** withWire for answering initialize: the tables alone when they suffice (handshake.ts answeredWithTables). */
-  private withHandshakeWire(
+  /** @internal withWire for answering initialize: the tables alone when they suffice (handshake.ts). */
+  withHandshakeWire(
     info: RevisionInfo,
     tablesSuffice: boolean,
     id: RequestId,
     reply: Inflight["reply"],
     then: (wire: Wire | TablesOnly) => void,
-    failed: () => void = () => {},
+    failed: () => void,
   ): void {
     const { wires } = this.host;
     this.whenLoaded(
@@ -617,142 +619,40 @@ export class Session implements SessionCore, SendingSession {
     return this.metaOfSession;
   }
 
-  private receiveInitialize(message: Record<string, unknown>, id: RequestId, reply: Inflight["reply"]): void {
-    if (this.phase !== "new") {
-      reply(errorJson(id, INVALID_REQUEST, "Invalid Request: initialize was already received in this session"), {
-        code: INVALID_REQUEST,
-      });
-      return;
-    }
-    const params = message["params"];
-    const requested = isObject(params) ? params["protocolVersion"] : undefined;
-    const served = this.host.served;
-    const info = served.negotiate(typeof requested === "string" ? requested : "");
-    if (!info) {
-      // basic/versioning: a server without handshake revisions names the versions it supports.
-      reply(
-        errorJson(
-          id,
-          METHOD_NOT_FOUND,
-          `Method not found: initialize; this server speaks protocol versions ${served.supportedVersions.join(", ")} with per-request _meta and no handshake (server/discover)`,
-          { supported: [...served.supportedVersions] },
-        ),
-        { code: METHOD_NOT_FOUND },
-      );
-      return;
-    }
-    if (typeof requested !== "string") {
-      // Let the generated check name what is wrong with the request.
-      this.withHandshakeWire(info, true, id, reply, (wire) =>
-        reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
-          code: INVALID_PARAMS,
-        }),
-      );
-      return;
-    }
-    this.phase = "initializing";
-    this.withHandshakeWire(
-      info,
-      answeredWithTables(info),
-      id,
-      reply,
-      (wire) => this.completeInitialize(wire, message, id, reply),
-      () => (this.phase = "new"),
-    );
-  }
-
-  private completeInitialize(
-    wire: Wire | TablesOnly,
-    message: Record<string, unknown>,
-    id: RequestId,
-    reply: Inflight["reply"],
-  ): void {
-    const verdict = run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message);
-    if (!verdict.valid) {
-      this.phase = "new";
-      const invalid = invalidMessage(id, verdict);
-      reply(invalid.json, invalid.outcome);
-      return;
-    }
-    const params = message["params"] as Record<string, unknown>;
-    const capabilities = this.host.capabilitiesFor(wire);
-    const built = initializeResult(this.host.logger, wire, {
-      info: this.host.info,
-      instructions: this.host.instructions,
-      capabilities,
-    });
-    if ("error" in built) {
-      this.phase = "new";
-      this.host.logger("error", built.error);
-      reply(errorJson(id, INTERNAL_ERROR, built.error), { code: INTERNAL_ERROR });
-      return;
-    }
-    this.envelope = wire.tables.envelope;
-    this.phase = "ready";
-    this.finishedIds.add(id);
-    if (wire.shims !== undefined) {
-      this.sessionScope = sessionScope(wire, params["capabilities"], params["clientInfo"], capabilities);
-      reply(resultJson(id, JSON.stringify(built.result)));
-      return;
-    }
-    // Answered from the tables alone: the shims load now, while the client reads the answer, and
-    // the session's next messages wait for them (in order, in the bounded backlog).
-    const settling = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
-    this.settling = settling;
-    this.backlog ??= []; // messages that came while the tables loaded stay first
-    reply(resultJson(id, JSON.stringify(built.result)));
-    this.host.wires
-      .load(wire.info)
-      .then((loaded) => {
-        if (this.phase === "closed") return;
-        this.sessionScope = sessionScope(loaded, settling.clientCapabilities, settling.clientInfo, capabilities);
-      })
-      .catch((error: unknown) => {
-        this.host.logger("error", `cannot load the shims of protocol revision ${wire.info.name}`, String(error));
-        this.close();
-      })
-      .finally(() => {
-        this.settling = undefined;
-        this.drainBacklog();
-      });
-  }
-
   /**
    * Treats the session as initialized at `protocolVersion` without a
-   * handshake, for stateless Streamable HTTP where every request arrives on a
-   * fresh session (basic/transports#session-management). The client declared
-   * no capabilities, so the server sends it no requests. Returns false for a
+   * handshake (stateless Streamable HTTP: handshake.ts). Returns false for a
    * version the server does not serve with a handshake.
    */
   assumeInitialized(protocolVersion: string): boolean {
-    const info = this.host.served.forVersion(protocolVersion);
-    if (!info || info.lifecycle !== "initialize" || this.phase !== "new") return false;
-    const wire = this.host.wires.loaded(info);
-    if (wire) {
-      this.adoptAssumed(wire);
-      return true;
-    }
-    this.phase = "initializing";
-    this.backlog = [];
+    return assumeHandshake(this, protocolVersion);
+  }
+
+  /** @internal Holds the session's messages until `info`'s wire is loaded and adopted (handshake.ts). */
+  adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void {
+    this.backlog ??= []; // messages that came while the tables loaded stay first
     this.host.wires
       .load(info)
-      .then((loaded) => this.adoptAssumed(loaded))
+      .then((wire) => {
+        if (this.lifecycle.phase !== "closed") adopt(wire);
+      })
       .catch((error: unknown) => {
         this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
         this.close();
       })
-      .finally(() => this.drainBacklog());
-    return true;
+      .finally(() => {
+        this.lifecycle.settling = undefined;
+        this.drainBacklog();
+      });
   }
 
-  private adoptAssumed(wire: Wire): void {
-    this.sessionScope = sessionScope(wire, undefined, undefined, this.host.capabilitiesFor(wire));
-    this.envelope = wire.tables.envelope;
-    this.phase = "initialized";
+  /** @internal */
+  rememberFinished(id: RequestId): void {
+    this.finishedIds.add(id);
   }
 
   private drainBacklog(): void {
-    if (this.settling) return; // the handshake's shims are loading: completeInitialize drains once they are
+    if (this.lifecycle.settling) return; // the handshake's shims are loading: adoptOnLoad drains once they are
     const waiting = this.backlog ?? [];
     this.backlog = null;
     for (let i = 0; i < waiting.length; i++) {
@@ -768,7 +668,7 @@ export class Session implements SessionCore, SendingSession {
   }
 
   private receiveNotification(message: Record<string, unknown>, method: string): void {
-    const { tables, info } = this.sessionScope?.wire ?? handlerWire;
+    const { tables, info } = this.lifecycle.scope?.wire ?? handlerWire;
     const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
     // Notifications are never answered (basic#notifications): what cannot be used is logged and dropped.
     if (!entry || entry.kind !== "notification" || entry.direction === "server-to-client") {
@@ -781,8 +681,8 @@ export class Session implements SessionCore, SendingSession {
       return;
     }
     if (method === "notifications/initialized") {
-      if (this.phase === "ready") {
-        this.phase = "initialized";
+      if (this.lifecycle.phase === "ready") {
+        this.lifecycle.phase = "initialized";
         this.host.initialized(this);
       }
       return;
@@ -832,7 +732,7 @@ export class Session implements SessionCore, SendingSession {
       inflight.reply(null);
       return false;
     }
-    return this.phase !== "closed";
+    return this.lifecycle.phase !== "closed";
   }
 
   // --- outgoing (outgoing.ts) --------------------------------------------------
@@ -869,7 +769,7 @@ export class Session implements SessionCore, SendingSession {
 
   /** @internal The handshake session's scope (undefined before initialize and without a handshake). */
   get handshakeScope(): Scope | undefined {
-    return this.sessionScope;
+    return this.lifecycle.scope;
   }
 
   /** @internal The server's requests to the client waiting for answers, if it ever sent one. */
@@ -911,8 +811,8 @@ export class Session implements SessionCore, SendingSession {
 
   /** The transport closed: handlers are aborted, waiting server requests fail, nothing more is sent. */
   close(): void {
-    if (this.phase === "closed") return;
-    this.phase = "closed";
+    if (this.lifecycle.phase === "closed") return;
+    this.lifecycle.phase = "closed";
     this.backlog = null;
     abandon(this.inflight);
     abandon(this.isolated);
