@@ -1,7 +1,9 @@
 // McpServer: what a server offers (tools, resources, resource templates,
 // prompts, completions) and the handlers of the methods that expose them, in
-// the handler revision's types; the tools themselves are tools.ts's. The protocol itself (lifecycle, validation,
-// capability checks, conversion to the client's revision) is Session's.
+// the handler revision's types; the tools themselves are tools.ts's, what the
+// server tells clients of changes is notices.ts's. The protocol itself
+// (lifecycle, validation, capability checks, conversion to the client's
+// revision) is Session's.
 import { run } from "../validation.js";
 import type { MessageTables } from "../index.js";
 import { invalidParams, ResourceNotFoundError } from "./errors.js";
@@ -47,7 +49,7 @@ import { TaskService } from "./tasks.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
 import { checkedScopes, requireScopes } from "./authorization.js";
-import { isBusMessage, type BusMessage } from "./bus.js";
+import { ChangeNotices } from "./notices.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 import type {
@@ -90,7 +92,6 @@ export class McpServer implements SessionHost {
   readonly requestTimeoutMs: number;
   readonly sessionLimits: Required<SessionLimits>;
   private readonly pageSize: number;
-  private readonly listChanged: boolean;
   private readonly toolCatalog: ToolCatalog;
   private readonly resources = new Map<
     string,
@@ -104,12 +105,12 @@ export class McpServer implements SessionHost {
   private readonly templates = new Map<string, RegisteredTemplate>();
   private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly openSessions = new SessionRegistry<Session>();
-  private readonly changed = new Set<Feature>();
   readonly served: ServedRevisions;
   readonly wires = new ServerWires();
   readonly requestState: RequestStateCodec;
   readonly serverInfoInResults: boolean;
   private readonly listeners: Listeners;
+  private readonly notices: ChangeNotices;
   /** The server's capabilities per revision tables, until a feature changes. */
   private capabilityCache = new WeakMap<MessageTables, unknown>();
   private readonly cacheHint: Required<CacheHint>;
@@ -131,10 +132,19 @@ export class McpServer implements SessionHost {
     for (const [name, value] of Object.entries(this.sessionLimits))
       if (!Number.isInteger(value) || value < 1)
         throw new RangeError(`sessionLimits.${name} must be a positive integer, not ${value}`);
-    this.listChanged = options.listChanged ?? true;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1)
       throw new RangeError(`pageSize must be a positive integer, not ${options.pageSize}`);
-    options.bus?.subscribe((message) => this.fromBus(message));
+    this.notices = new ChangeNotices(
+      this.openSessions,
+      this.listeners,
+      this.logger,
+      options.listChanged ?? true,
+      options.bus,
+      {
+        offerChanged: () => (this.capabilityCache = new WeakMap()),
+        taskSignal: (message) => this.taskService?.signal(message.taskId, message),
+      },
+    );
   }
 
   /** The connected sessions, as they are now (a new set on each read). */
@@ -325,7 +335,7 @@ export class McpServer implements SessionHost {
     });
     this.tasks.subscribed = (method, id, params) => {
       this.listeners.keyedChanged(method, id, params);
-      this.publish({ kind: "task_status", method, taskId: id, params });
+      this.notices.publish({ kind: "task_status", method, taskId: id, params });
     };
     if (this.options.bus) this.tasks.signalOthers = (message) => this.options.bus!.publish(message);
     const methods = this.tasks.methods(this.pageSize);
@@ -352,45 +362,7 @@ export class McpServer implements SessionHost {
    * resources/subscribe, and subscriptions/listen requests naming it.
    */
   resourceUpdated(uri: string): void {
-    this.deliverResourceUpdated(uri);
-    this.publish({ kind: "resource_updated", uri });
-  }
-
-  private deliverResourceUpdated(uri: string): void {
-    for (const session of this.openSessions.toArray())
-      if (session.isSubscribed(uri)) session.notify("notifications/resources/updated", { uri });
-    this.listeners.resourceUpdated(uri);
-  }
-
-  /** Tells the other processes (ServerOptions.bus); a bus that fails is logged, this process's clients are told anyway. */
-  private publish(message: BusMessage): void {
-    this.options.bus
-      ?.publish(message)
-      .catch((error: unknown) =>
-        this.logger("warning", `other server processes were not told of ${message.kind}`, String(error)),
-      );
-  }
-
-  /** What another process published: delivered to this process's clients, never published again. */
-  private fromBus(message: unknown): void {
-    if (!isBusMessage(message)) {
-      this.logger("warning", "dropped a malformed message from the bus", JSON.stringify(message)?.slice(0, 200));
-      return;
-    }
-    switch (message.kind) {
-      case "list_changed":
-        this.capabilityCache = new WeakMap();
-        this.deliverListChanged(message.feature);
-        return;
-      case "resource_updated":
-        this.deliverResourceUpdated(message.uri);
-        return;
-      case "task_status":
-        this.listeners.keyedChanged(message.method, message.taskId, { ...message.params });
-        return;
-      case "task_signal":
-        this.taskService?.signal(message.taskId, message);
-    }
+    this.notices.resourceUpdated(uri);
   }
 
   /** The x-mcp-header parameters of a registered tool. */
@@ -400,7 +372,7 @@ export class McpServer implements SessionHost {
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const session of this.openSessions.toArray()) if (session.isInitialized) session.log(level, data, logger);
+    this.notices.log(level, data, logger);
   }
 
   private registration(name: string, remove: () => boolean, feature: Feature): Registration {
@@ -414,28 +386,9 @@ export class McpServer implements SessionHost {
     };
   }
 
-  /** list_changed notifications, one per feature per tick however many changes it saw. */
   private featureChanged(feature: Feature): void {
     this.capabilityCache = new WeakMap(); // what is offered may have changed
-    if (!this.listChanged || (this.openSessions.size === 0 && this.listeners.size === 0 && !this.options.bus)) return;
-    if (this.changed.size === 0) queueMicrotask(() => this.flushChanged());
-    this.changed.add(feature);
-  }
-
-  private flushChanged(): void {
-    const features = [...this.changed];
-    this.changed.clear();
-    for (const feature of features) {
-      this.deliverListChanged(feature);
-      this.publish({ kind: "list_changed", feature });
-    }
-  }
-
-  private deliverListChanged(feature: Feature): void {
-    if (!this.listChanged) return;
-    const method = `notifications/${feature}/list_changed`;
-    for (const session of this.openSessions.toArray()) if (session.isInitialized) session.notify(method);
-    this.listeners.listChanged(method);
+    this.notices.featureChanged(feature);
   }
 
   // --- capabilities and initialize -----------------------------------------------
@@ -454,7 +407,7 @@ export class McpServer implements SessionHost {
     ];
     const withList = (feature: Feature, methods: string[]) => {
       offered.push(...methods);
-      if (this.listChanged) offered.push(`notifications/${feature}/list_changed`);
+      if (this.notices.listChanged) offered.push(`notifications/${feature}/list_changed`);
     };
     if (has("tools", this.toolCatalog.size)) withList("tools", ["tools/list", "tools/call"]);
     if (has("resources", this.resources.size + this.templates.size))
