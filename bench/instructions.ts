@@ -19,7 +19,7 @@ import { join } from "node:path";
  * move the count between runs.
  */
 export function instructionsOf(nodeArgs: readonly string[], drive: (url: string) => Promise<void>): Promise<number> {
-  return underCallgrind(nodeArgs, async (child, exited) => {
+  return underCallgrind(["--single-threaded", ...nodeArgs], async (child, exited) => {
     const url = await Promise.race([
       new Promise<string>((resolve) => {
         let printed = "";
@@ -49,18 +49,36 @@ export function instructionsOf(nodeArgs: readonly string[], drive: (url: string)
  * and hash seeds are pinned: a script that works alone in one process (no
  * sockets, no other process to take turns with) then repeats its count within
  * ~1% (measured: 7% apart without the seeds, which move hash tables' probes).
+ * `input`, when given, is written to the child's stdin (left open); else its
+ * stdin is empty. `asStarted: true` runs node as a user starts it (its own
+ * seeds, its compiler and collector threads), for counting a start: single-
+ * threaded, a Node 20 process's own start costs ~65 million instructions
+ * more (~120 million to a bare script's first answer; 188 single-threaded).
  */
-export function instructionsOfScript(nodeArgs: readonly string[]): Promise<number> {
-  return underCallgrind(["--random-seed=7", "--hash-seed=7", ...nodeArgs], async (child, exited) => {
-    child.stdout!.resume();
-    const code = await exited;
-    if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
-  });
+export function instructionsOfScript(
+  nodeArgs: readonly string[],
+  { input, asStarted = false }: { input?: string; asStarted?: boolean } = {},
+): Promise<number> {
+  return underCallgrind(
+    [...(asStarted ? [] : ["--single-threaded", "--random-seed=7", "--hash-seed=7"]), ...nodeArgs],
+    async (child, exited) => {
+      child.stdout!.resume();
+      if (input !== undefined) child.stdin!.write(input);
+      // A child that never exits (a server that never answers) would hold the run forever.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 600_000);
+      const code = await exited;
+      clearTimeout(killer);
+      child.stdin?.destroy();
+      if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
+    },
+    input !== undefined,
+  );
 }
 
 async function underCallgrind(
   nodeArgs: readonly string[],
   run: (child: ChildProcess, exited: Promise<number | null>) => Promise<void>,
+  withStdin = false,
 ): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-callgrind-"));
   try {
@@ -69,14 +87,8 @@ async function underCallgrind(
     delete env["NODE_EXTRA_CA_CERTS"];
     const child = spawn(
       "valgrind",
-      [
-        "--tool=callgrind",
-        `--callgrind-out-file=${join(dir, "callgrind.out.%p")}`,
-        process.execPath,
-        "--single-threaded",
-        ...nodeArgs,
-      ],
-      { stdio: ["ignore", "pipe", "ignore"], env },
+      ["--tool=callgrind", `--callgrind-out-file=${join(dir, "callgrind.out.%p")}`, process.execPath, ...nodeArgs],
+      { stdio: [withStdin ? "pipe" : "ignore", "pipe", "ignore"], env },
     );
     const exited = new Promise<number | null>((resolve, reject) => {
       child.once("error", (error: NodeJS.ErrnoException) =>

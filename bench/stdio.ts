@@ -40,7 +40,8 @@
 //   --only      rows whose name contains one of the comma-separated words (the floors and the control always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 //   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
-//               within ~1% on a busy machine where the times above move by ±20%
+//               within ~1% on a busy machine where the times above move by ±20%, and each row's cold
+//               start counted the same way (a process's start to its first answer; within a few percent)
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
@@ -56,7 +57,10 @@ const options = benchOptions(
     sharedOptions.quick,
     sharedOptions.only("floors and control"),
     sharedOptions.cpuProf("server"),
-    { name: "--instructions", help: "instead of timed rounds: instructions per call in process under callgrind" },
+    {
+      name: "--instructions",
+      help: "instead of timed rounds: instructions per call in process, and to each row's first answer, under callgrind",
+    },
   ],
 );
 const quick = options.has("--quick");
@@ -113,6 +117,24 @@ const inProcessRows: { name: string; dir: string; row: string; floor: string }[]
   { name: "SDK", dir: servers, row: "sdk", floor: FLOOR },
 ].filter((r) => targets.some((t) => t.name === r.name));
 
+/** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
+const floorNameOf = (name: string) =>
+  targets.find((t) => t.name === name)!.mode === "per-request" ? PER_REQUEST_FLOOR : FLOOR;
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+});
+
+/** What every per-request call's params carry in _meta, serialized once. */
+const PER_REQUEST_META = JSON.stringify({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+});
+
 if (options.has("--instructions")) {
   // The in-process rows' own work per call in instructions (callgrind; bench/instructions.ts), which
   // the machine's load does not move: each row run twice with the same warm-up, the calls in one.
@@ -140,6 +162,37 @@ if (options.has("--instructions")) {
   console.log(
     `\nEach call's line is built by the driver in the same process (the same cost in every row). Two runs of the same build agree within ~1%.`,
   );
+
+  // The cold start counted: a process's start to its first answer (bench/servers/first-answer.ts
+  // ends it there), each row sent the first line its cold start column waits on. Node runs as a user
+  // starts it (its own threads and seeds), so counts move by a few percent: the median of three.
+  const coldRows = targets.filter((t) => t.name !== CONTROL);
+  const firstAnswer = join(servers, "first-answer.js");
+  const started = new Map<string, number>();
+  const startCounts = quick ? 1 : 3;
+  for (const t of coldRows) {
+    const counts: number[] = [];
+    for (let i = 0; i < startCounts; i++)
+      counts.push(
+        await instructionsOfScript([firstAnswer, t.script], {
+          input: t.mode === "per-request" ? callLine(0, t.mode) : INITIALIZE + "\n",
+          asStarted: true,
+        }),
+      );
+    started.set(t.name, counts.sort((a, b) => a - b)[counts.length >> 1]!);
+  }
+  console.log(
+    `\ncold start in instructions: the process's start to its first answer (initialize; per-request rows: the first tools/call), ` +
+      `then exit; callgrind, node as a user starts it (see instructionsOfScript), the median of ${startCounts} start(s)\n`,
+  );
+  printTable(
+    ["server", "M instr", "×floor"],
+    coldRows.map((t) => [
+      t.name,
+      (started.get(t.name)! / 1e6).toFixed(1),
+      `${(started.get(t.name)! / started.get(floorNameOf(t.name))!).toFixed(2)}×`,
+    ]),
+  );
   process.exit(0);
 }
 
@@ -153,23 +206,14 @@ interface Server {
   stop(): Promise<void>;
 }
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-});
-
-/** What every per-request call's params carry in _meta, serialized once. */
-const PER_REQUEST_META = JSON.stringify({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-});
+/** A tools/call of echo, as a line; per-request lines carry the _meta. */
+function callLine(id: number, mode: Mode): string {
+  const meta = mode === "per-request" ? `,"_meta":${PER_REQUEST_META}` : "";
+  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}${meta}}}\n`;
+}
 
 function start(script: string, mode: Mode): Server {
   const perRequest = mode === "per-request";
-  const meta = perRequest ? `,"_meta":${PER_REQUEST_META}` : "";
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, script], {
     stdio: ["pipe", "pipe", "inherit"],
@@ -183,9 +227,7 @@ function start(script: string, mode: Mode): Server {
   const server: Server = {
     onResponse: () => {},
     call(id) {
-      child.stdin.write(
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}${meta}}}\n`,
-      );
+      child.stdin.write(callLine(id, mode));
     },
     initialize() {
       return new Promise((resolve) => {
@@ -329,9 +371,6 @@ for (let i = 0; i < coldStarts; i++)
     firstCalls.get(target.name)!.push(call);
   }
 
-/** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
-const floorNameOf = (name: string) =>
-  targets.find((t) => t.name === name)!.mode === "per-request" ? PER_REQUEST_FLOOR : FLOOR;
 const summary = targets.map((t) => {
   const figures = results.get(t.name)!;
   const floorFigures = results.get(floorNameOf(t.name))!;

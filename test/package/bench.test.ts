@@ -147,8 +147,11 @@ test("bench/http --instructions (quick mode) counts each floor's and mcpgen row'
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(20);
 }, 420_000);
 
-test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call", () => {
-  const counts = instructionCounts(quickRun("stdio", ["--instructions", "--only", "mcpgen"], 300_000), [
+test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call, and each row's cold start", () => {
+  const stdout = quickRun("stdio", ["--instructions", "--only", "mcpgen"], 400_000);
+  const [perCall, coldStart] = stdout.split(/^cold start in instructions: .*$/m);
+  expect(coldStart).toBeDefined();
+  const counts = instructionCounts(perCall!, [
     "floor (bare Node)",
     "floor, per-request body",
     "mcpgen",
@@ -158,7 +161,17 @@ test("bench/stdio --instructions (quick mode) counts the in-process rows' instru
   // and the servers do more than the floors with the same lines.
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(5);
   expect(counts.get("mcpgen")!.k).toBeGreaterThan(counts.get("floor (bare Node)")!.k);
-}, 320_000);
+  // Millions of instructions from a process's start to its first answer: Node's own start is ~100.
+  const starts = instructionCounts(coldStart!, [
+    "floor (bare Node)",
+    "floor, per-request body",
+    "mcpgen",
+    "mcpgen (per-request)",
+    "mcpgen (dist/)",
+  ]);
+  for (const { k } of starts.values()) expect(k).toBeGreaterThan(50);
+  expect(starts.get("mcpgen")!.k).toBeGreaterThan(starts.get("floor (bare Node)")!.k);
+}, 420_000);
 
 test("bench/client runs (quick mode): every client answers every call, and every table has its rows", () => {
   const stdout = quickRun("client");
