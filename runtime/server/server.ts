@@ -1,27 +1,22 @@
 // McpServer: what a server offers (tools, resources, resource templates,
 // prompts, completions) and the handlers of the methods that expose them, in
-// the handler revision's types; the tools themselves are tools.ts's, what the
-// server tells clients of changes is notices.ts's. The protocol itself
-// (lifecycle, validation, capability checks, conversion to the client's
-// revision) is Session's.
+// the handler revision's types; the tools, resources and prompts themselves are
+// tools.ts's, resources.ts's and prompts.ts's, what the server tells clients of
+// changes is notices.ts's. The protocol itself (lifecycle, validation,
+// capability checks, conversion to the client's revision) is Session's.
 import { run } from "../validation.js";
 import type { MessageTables } from "../index.js";
-import { invalidParams, ResourceNotFoundError } from "./errors.js";
+import { invalidParams } from "./errors.js";
 import {
   handlerTables,
   type CallToolRequestParams,
   type CompleteRequestParams,
   type CompleteResult,
   type GetPromptRequestParams,
-  type GetPromptResult,
   type Implementation,
   type LoggingLevel,
-  type Prompt,
   type PromptArgument,
   type ReadResourceRequestParams,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
   type ServerCapabilities,
 } from "./handler-revision.js";
 import type { ObjectSchema } from "./json-schema.js";
@@ -36,32 +31,29 @@ import {
   type SessionLimits,
 } from "./session-host.js";
 import { SessionRegistry } from "./session-registry.js";
-import { UriTemplate } from "./uri-template.js";
 import { ServedRevisions, type Wire } from "./revisions.js";
 import { ServerWires } from "./wires.js";
 import { RequestStateCodec } from "./request-state.js";
 import { Listeners } from "./subscriptions.js";
 import type { HeaderParam } from "./header-check.js";
 import { META_SERVER_INFO } from "./meta.js";
-import { InputRequired } from "./input-round.js";
 import { ToolCatalog, type TaskArming } from "./tools.js";
 import { TaskService } from "./tasks.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./task-flavours.js";
-import { checkedScopes, requireScopes } from "./authorization.js";
+import { checkedCacheHint, ResourceCatalog } from "./resources.js";
+import { PromptCatalog } from "./prompts.js";
 import { ChangeNotices } from "./notices.js";
 import { loadSkills, type LoadedSkill } from "./skills.js";
 import { SkillCatalog } from "./skill-catalog.js";
 import type {
   CacheHint,
-  Completer,
   Feature,
   PromptDefinition,
   PromptHandler,
   Registration,
   ResourceDefinition,
   ResourceHandler,
-  ResourceReturn,
   ResourceTemplateDefinition,
   ResourceTemplateHandler,
   Returned,
@@ -69,20 +61,6 @@ import type {
   ToolDefinition,
   ToolHandler,
 } from "./definitions.js";
-
-interface RegisteredTemplate {
-  readonly template: ResourceTemplate;
-  readonly matcher: UriTemplate;
-  readonly definition: ResourceTemplateDefinition;
-  readonly handler: ResourceTemplateHandler;
-}
-
-interface RegisteredPrompt {
-  readonly prompt: Prompt;
-  readonly completers: Record<string, Completer>;
-  readonly handler: PromptHandler<readonly PromptArgument[]>;
-  readonly scopes: readonly string[] | undefined;
-}
 
 // completion#completion-results: at most 100 values in one response.
 const MAX_COMPLETIONS = 100;
@@ -93,17 +71,8 @@ export class McpServer implements SessionHost {
   readonly sessionLimits: Required<SessionLimits>;
   private readonly pageSize: number;
   private readonly toolCatalog: ToolCatalog;
-  private readonly resources = new Map<
-    string,
-    {
-      resource: Resource;
-      handler: ResourceHandler;
-      cache: CacheHint | undefined;
-      scopes: readonly string[] | undefined;
-    }
-  >();
-  private readonly templates = new Map<string, RegisteredTemplate>();
-  private readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly resources: ResourceCatalog;
+  private readonly prompts: PromptCatalog;
   private readonly openSessions = new SessionRegistry<Session>();
   readonly served: ServedRevisions;
   readonly wires = new ServerWires();
@@ -126,6 +95,8 @@ export class McpServer implements SessionHost {
     this.cacheHint = checkedCacheHint({ ttlMs: 0, cacheScope: "private", ...options.cache }, "the server's cache");
     this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
     this.toolCatalog = new ToolCatalog(this.logger, checkedDefinition);
+    this.resources = new ResourceCatalog(checkedDefinition, this.cacheHint);
+    this.prompts = new PromptCatalog(checkedDefinition);
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits };
@@ -189,16 +160,7 @@ export class McpServer implements SessionHost {
 
   /** Registers a resource at a fixed URI. */
   resource(uri: string, definition: ResourceDefinition, handler: ResourceHandler): Registration {
-    if (this.resources.has(uri))
-      throw new TypeError(`a resource with URI ${JSON.stringify(uri)} is already registered`);
-    const { cache, scopes, ...metadata } = definition;
-    const resource = checkedDefinition("Resource", `resource ${uri}`, { uri, ...metadata }) as Resource;
-    this.resources.set(uri, {
-      resource,
-      handler,
-      cache: cache && checkedCacheHint(cache, `resource ${uri}`),
-      scopes: checkedScopes(scopes, `resource ${uri}`),
-    });
+    this.resources.add(uri, definition, handler);
     this.featureChanged("resources");
     return this.registration(uri, () => this.resources.delete(uri), "resources");
   }
@@ -209,22 +171,9 @@ export class McpServer implements SessionHost {
     definition: ResourceTemplateDefinition,
     handler: ResourceTemplateHandler,
   ): Registration {
-    if (this.templates.has(uriTemplate))
-      throw new TypeError(`a resource template ${JSON.stringify(uriTemplate)} is already registered`);
-    const matcher = new UriTemplate(uriTemplate);
-    const { complete, list, cache, scopes, ...metadata } = definition;
-    if (cache) checkedCacheHint(cache, `resource template ${uriTemplate}`);
-    checkedScopes(scopes, `resource template ${uriTemplate}`);
-    for (const variable of Object.keys(complete ?? {}))
-      if (!matcher.variableNames.includes(variable))
-        throw new TypeError(`resource template ${uriTemplate}: cannot complete ${variable}, which it does not have`);
-    const template = checkedDefinition("ResourceTemplate", `resource template ${uriTemplate}`, {
-      uriTemplate,
-      ...metadata,
-    }) as ResourceTemplate;
-    this.templates.set(uriTemplate, { template, matcher, definition, handler });
+    this.resources.addTemplate(uriTemplate, definition, handler);
     this.featureChanged("resources");
-    return this.registration(uriTemplate, () => this.templates.delete(uriTemplate), "resources");
+    return this.registration(uriTemplate, () => this.resources.deleteTemplate(uriTemplate), "resources");
   }
 
   /** Registers a prompt; its handler gets the declared arguments, the required ones present. */
@@ -233,19 +182,7 @@ export class McpServer implements SessionHost {
     definition: PromptDefinition<A>,
     handler: PromptHandler<A>,
   ): Registration {
-    if (this.prompts.has(name)) throw new TypeError(`a prompt named ${JSON.stringify(name)} is already registered`);
-    const { complete, scopes, ...metadata } = definition;
-    const completers: Record<string, Completer> = { ...(complete as Record<string, Completer> | undefined) };
-    for (const argument of Object.keys(completers))
-      if (!(definition.arguments ?? []).some((a) => a.name === argument))
-        throw new TypeError(`prompt ${name}: cannot complete ${argument}, which it does not have`);
-    const prompt = checkedDefinition("Prompt", `prompt ${name}`, { name, ...metadata }) as Prompt;
-    this.prompts.set(name, {
-      prompt,
-      completers,
-      handler: handler as unknown as PromptHandler<readonly PromptArgument[]>,
-      scopes: checkedScopes(scopes, `prompt ${name}`),
-    });
+    this.prompts.add(name, definition, handler);
     this.featureChanged("prompts");
     return this.registration(name, () => this.prompts.delete(name), "prompts");
   }
@@ -410,7 +347,7 @@ export class McpServer implements SessionHost {
       if (this.notices.listChanged) offered.push(`notifications/${feature}/list_changed`);
     };
     if (has("tools", this.toolCatalog.size)) withList("tools", ["tools/list", "tools/call"]);
-    if (has("resources", this.resources.size + this.templates.size))
+    if (has("resources", this.resources.size))
       withList("resources", [
         "resources/list",
         "resources/templates/list",
@@ -420,9 +357,7 @@ export class McpServer implements SessionHost {
         "notifications/resources/updated",
       ]);
     if (has("prompts", this.prompts.size)) withList("prompts", ["prompts/list", "prompts/get"]);
-    const completes =
-      [...this.prompts.values()].some((p) => Object.keys(p.completers).length > 0) ||
-      [...this.templates.values()].some((t) => Object.keys(t.definition.complete ?? {}).length > 0);
+    const completes = this.prompts.completes || this.resources.completes;
     if (completes || declared.completions !== undefined) offered.push("completion/complete");
     for (const extension of this.wires.extensions) offered.push(...Object.keys(extension.tables.methods));
     if (this.servingTasks) offered.push("tasks/get", "tasks/result", "tasks/list", "tasks/cancel");
@@ -536,23 +471,20 @@ export class McpServer implements SessionHost {
     "tools/call": (params: CallToolRequestParams, context: RequestContext) =>
       this.toolCatalog.call(params, context, this.armTask),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
-      const listed: Resource[] = [...this.resources.values()].map((r) => r.resource);
-      for (const { definition } of this.templates.values())
-        if (definition.list) listed.push(...(await definition.list(context)));
-      const page = paginate(listed, params.cursor, this.pageSize);
+      const page = paginate(await this.resources.list(context), params.cursor, this.pageSize);
       return withCursor({ resources: page.items, ...this.cacheHint }, page.nextCursor);
     },
     "resources/templates/list": (params: { cursor?: string }) => {
-      const page = paginate([...this.templates.values()], params.cursor, this.pageSize);
-      return withCursor({ resourceTemplates: page.items.map((t) => t.template), ...this.cacheHint }, page.nextCursor);
+      const page = paginate(this.resources.listTemplates(), params.cursor, this.pageSize);
+      return withCursor({ resourceTemplates: page.items, ...this.cacheHint }, page.nextCursor);
     },
     "resources/read": (params: ReadResourceRequestParams, context: RequestContext) =>
-      this.readResource(params, context),
+      this.resources.read(params, context),
     "prompts/list": (params: { cursor?: string }) => {
-      const page = paginate([...this.prompts.values()], params.cursor, this.pageSize);
-      return withCursor({ prompts: page.items.map((p) => p.prompt), ...this.cacheHint }, page.nextCursor);
+      const page = paginate(this.prompts.list(), params.cursor, this.pageSize);
+      return withCursor({ prompts: page.items, ...this.cacheHint }, page.nextCursor);
     },
-    "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.getPrompt(params, context),
+    "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.prompts.get(params, context),
     "completion/complete": (params: CompleteRequestParams) => this.complete(params),
   };
 
@@ -565,71 +497,12 @@ export class McpServer implements SessionHost {
     },
   };
 
-  private async readResource(
-    params: ReadResourceRequestParams,
-    context: RequestContext,
-  ): Promise<Returned<ReadResourceResult> | InputRequired> {
-    const { uri } = params;
-    let returned: ResourceReturn;
-    let mimeType: string | undefined;
-    let cache: CacheHint | undefined;
-    const fixed = this.resources.get(uri);
-    if (fixed) {
-      requireScopes(context.inflight.channel.authorization, fixed.scopes, `resource ${uri}`);
-      mimeType = fixed.resource.mimeType;
-      cache = fixed.cache;
-      returned = await fixed.handler(uri, context);
-    } else {
-      for (const { matcher, template, handler, definition } of this.templates.values()) {
-        const variables = matcher.match(uri);
-        if (!variables) continue;
-        requireScopes(context.inflight.channel.authorization, definition.scopes, `resource ${uri}`);
-        mimeType = template.mimeType;
-        cache = definition.cache;
-        returned = await handler(uri, variables, context);
-        break;
-      }
-    }
-    // server/resources#error-handling: the code is the client's revision's (-32002, or -32602 from 2026-07-28).
-    if (returned === undefined) throw new ResourceNotFoundError(uri);
-    if (returned instanceof InputRequired) return returned;
-    const hint = { ...this.cacheHint, ...cache };
-    if (typeof returned !== "string") return { ...hint, ...returned };
-    return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }], ...hint };
-  }
-
-  private async getPrompt(
-    params: GetPromptRequestParams,
-    context: RequestContext,
-  ): Promise<Returned<GetPromptResult> | InputRequired> {
-    const registered = this.prompts.get(params.name);
-    // server/prompts#error-handling: invalid prompt name and missing arguments are -32602.
-    if (!registered) throw invalidParams(`Unknown prompt: ${params.name}`, { name: params.name });
-    requireScopes(context.inflight.channel.authorization, registered.scopes, `prompt ${params.name}`);
-    const args = params.arguments ?? {};
-    for (const argument of registered.prompt.arguments ?? [])
-      if (argument.required && args[argument.name] === undefined)
-        throw invalidParams(`Missing required argument ${argument.name} for prompt ${params.name}`, {
-          name: params.name,
-          argument: argument.name,
-        });
-    const returned = await registered.handler(args as never, context);
-    if (typeof returned !== "string") return returned;
-    return { messages: [{ role: "user", content: { type: "text", text: returned } }] };
-  }
-
   private async complete(params: CompleteRequestParams): Promise<Returned<CompleteResult>> {
     const { ref, argument } = params;
-    let completer: Completer | undefined;
-    if (ref.type === "ref/prompt") {
-      const prompt = this.prompts.get(ref.name);
-      if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`, { name: ref.name });
-      completer = prompt.completers[argument.name];
-    } else {
-      const template = this.templates.get(ref.uri);
-      if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`, { uri: ref.uri });
-      completer = template.definition.complete?.[argument.name];
-    }
+    const completer =
+      ref.type === "ref/prompt"
+        ? this.prompts.completer(ref.name, argument.name)
+        : this.resources.completer(ref.uri, argument.name);
     const values = completer ? await completer(argument.value, { arguments: params.context?.arguments ?? {} }) : [];
     return {
       completion: {
@@ -639,17 +512,6 @@ export class McpServer implements SessionHost {
       },
     };
   }
-}
-
-/** A cache hint with its defaults, or a TypeError naming what is wrong (caching#time-to-live-ttl-field: ttlMs >= 0). */
-function checkedCacheHint(hint: CacheHint, what: string): Required<CacheHint> {
-  const ttlMs = hint.ttlMs ?? 0;
-  const cacheScope = hint.cacheScope ?? "private";
-  if (!Number.isInteger(ttlMs) || ttlMs < 0)
-    throw new TypeError(`${what}: ttlMs must be an integer >= 0, not ${hint.ttlMs}`);
-  if (cacheScope !== "public" && cacheScope !== "private")
-    throw new TypeError(`${what}: cacheScope must be "public" or "private", not ${JSON.stringify(hint.cacheScope)}`);
-  return { ttlMs, cacheScope };
 }
 
 /** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
