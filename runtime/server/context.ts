@@ -23,6 +23,8 @@ import type { RunningTask } from "./tasks.js";
 import type { Session } from "./session.js";
 import type { Authorization, AuthInfo } from "./authorization.js";
 import { keepHiddenClass } from "../hidden-classes.js";
+import { progress as sendProgress } from "./outgoing.js";
+import { askInput, asksByInputRequest } from "./request-outcome.js";
 
 /**
  * Where the messages caused by one incoming message go: a stdio line, an HTTP
@@ -220,7 +222,7 @@ export class RequestContext {
    * otherwise does nothing. `progress` must increase from call to call.
    */
   progress(progress: number, total?: number, message?: string): void {
-    this.session.progress(this.inflight, progress, total, message);
+    sendProgress(this.session, this.inflight, progress, total, message);
   }
 
   /** Sends a log message to the client (notifications/message), filtered by the level it set. */
@@ -236,9 +238,9 @@ export class RequestContext {
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     const { inflight } = this;
     if (inflight.task) return inflight.task.ask(method, params);
-    if (this.session.asksByInputRequest(inflight, method)) {
+    if (asksByInputRequest(inflight, method)) {
       try {
-        const answered = this.session.askInput(inflight, method, params);
+        const answered = askInput(this.session, inflight, method, params);
         return answered ? Promise.resolve(answered.value) : NEVER;
       } catch (error) {
         return Promise.reject(error);

@@ -7,7 +7,8 @@
 import type { RevisionInfo } from "../index.js";
 import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "./meta.js";
 import type { ServedRevisions } from "./revisions.js";
-import { HEADER_MISMATCH, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION } from "./handler-revision.js";
+import { HEADER_MISMATCH, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, handlerTables } from "./handler-revision.js";
+import { isObject, run } from "../validation.js";
 
 export type Era =
   /** The connection's handshake session: its negotiated revision, or the rules before initialize. */
@@ -32,8 +33,6 @@ export function eraOf(
   served: ServedRevisions,
   /** The version a transport header states (Streamable HTTP's MCP-Protocol-Version), if any. */
   headerVersion?: string,
-  /** What is wrong with the request's per-request `_meta` fields, checked before header and version rules. */
-  metaProblem?: (message: Record<string, unknown>) => (Era & { kind: "refused" }) | undefined,
 ): Era {
   if (negotiated) return { kind: "session" };
   const version = statedVersion(message);
@@ -69,7 +68,7 @@ export function eraOf(
     // Streamable HTTP: a malformed _meta (-32602) comes before a header that disagrees with it
     // (-32020, #server-validation), which comes before whether the version is served (-32022).
     if (headerVersion !== undefined && headerVersion !== version) {
-      const malformed = metaProblem?.(message);
+      const malformed = metaProblem(message);
       if (malformed) return malformed;
       return {
         kind: "refused",
@@ -78,7 +77,7 @@ export function eraOf(
         malformed: false,
       };
     }
-    if (!info) return metaProblem?.(message) ?? unsupportedVersion(version, served);
+    if (!info) return metaProblem(message) ?? unsupportedVersion(version, served);
     return { kind: "per-request", info };
   }
   return { kind: "session" };
@@ -106,5 +105,27 @@ export function unsupportedVersion(requested: string, served: ServedRevisions): 
     message: `Unsupported protocol version: ${requested} (supported: ${served.supportedVersions.join(", ")})`,
     data: { supported: [...served.supportedVersions], requested },
     malformed: false,
+  };
+}
+
+/**
+ * What is wrong with a request's per-request `_meta` fields, checked before the
+ * header and version rules: its `_meta` checked with the handler revision's
+ * RequestMetaObject (the newest per-request shape), since the revision is not known yet.
+ */
+function metaProblem(message: Record<string, unknown>): (Era & { kind: "refused" }) | undefined {
+  const check = handlerTables.checks["RequestMetaObject"];
+  const params = message["params"];
+  const meta = isObject(params) ? params["_meta"] : undefined;
+  if (!check) return undefined;
+  const verdict = run(check, meta, ["params", "_meta"]);
+  if (verdict.valid) return undefined;
+  const problem = verdict.errors[0]!;
+  return {
+    kind: "refused",
+    code: INVALID_PARAMS,
+    message: `Invalid params: ${problem.path} ${problem.message}`,
+    data: { errors: verdict.errors },
+    malformed: true,
   };
 }

@@ -12,10 +12,12 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
+  handlerRevision,
   type Implementation,
   type LoggingLevel,
 } from "./handler-revision.js";
 import type { ServerLogger } from "./logging.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "./meta.js";
 import { errorJson, invalidMessage, resultJson } from "./replies.js";
 import { generatedRevisions, handlerWire, type TablesOnly, type Wire } from "./revisions.js";
 import type { SessionHost } from "./session-host.js";
@@ -42,6 +44,8 @@ export class Lifecycle {
 /** The handshake session's scope; logThreshold changes with logging/setLevel. */
 export interface SessionScope extends Scope {
   logThreshold: LoggingLevel | null | undefined;
+  /** The per-request `_meta` fields this session's requests take on their way to the handler revision (handshakeMeta). */
+  handlerMeta: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function sessionScope(
@@ -57,7 +61,24 @@ export function sessionScope(
     clientInfo: clientInfo as Implementation | undefined,
     logThreshold: undefined,
     serverCapabilities,
+    handlerMeta: undefined,
   };
+}
+
+/**
+ * The per-request fields the handler revision requires in `_meta`, as a
+ * handshake session's requests take them: its negotiated capabilities and
+ * identity, not defaults (2026-07-28 basic/index#meta). Built once a scope, never changed.
+ */
+export function handshakeMeta(scope: SessionScope): Readonly<Record<string, unknown>> {
+  if (!scope.handlerMeta) {
+    const meta: Record<string, unknown> = {};
+    meta[META_PROTOCOL_VERSION] = handlerRevision.protocolVersion;
+    meta[META_CLIENT_CAPABILITIES] = scope.clientCapabilities;
+    if (scope.clientInfo) meta[META_CLIENT_INFO] = scope.clientInfo;
+    scope.handlerMeta = Object.freeze(meta);
+  }
+  return scope.handlerMeta;
 }
 
 /** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */

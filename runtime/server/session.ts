@@ -10,20 +10,14 @@
 // its own at the revision its `_meta` names (era.ts). A request's scope
 // (context.ts) carries which.
 import { nodeCrypto } from "../node-crypto.js";
-import { IdMap } from "../id-map.js";
-import { FinishedIds } from "../finished-ids.js";
-import { isObject, run, type Check } from "../validation.js";
+import { run } from "../validation.js";
 import { classifyMessage, type Classification, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
 import type { RevisionInfo } from "../index.js";
 import {
   INTERNAL_ERROR,
-  INVALID_PARAMS,
   INVALID_REQUEST,
-  METHOD_NOT_FOUND,
   PARSE_ERROR,
-  handlerRevision,
-  handlerTables,
   type ClientCapabilities,
   type Implementation,
   type LoggingLevel,
@@ -31,12 +25,9 @@ import {
 import { isLoggingLevel } from "./logging.js";
 import { handlerWire, type TablesOnly, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
-import { errorJson, invalidMessage } from "./replies.js";
-import { eraOf, statesPerRequest, type Era } from "./era.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, metaOf } from "./meta.js";
-import { InputRound } from "./input-round.js";
-import { checkHeaders } from "./header-check.js";
-import { convert } from "./encode.js";
+import { errorJson } from "./replies.js";
+import { eraOf, statesPerRequest } from "./era.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, metaOf } from "./meta.js";
 import {
   assumeInitialized as assumeHandshake,
   Lifecycle,
@@ -44,23 +35,18 @@ import {
   sessionScope,
   type HandshakeSession,
 } from "./handshake.js";
-import { openRound, takesInput } from "./input-requests.js";
-import { log, notify, progress, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
-import { declared } from "./capabilities.js";
+import { log, notify, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
 import { keepHiddenClass } from "../hidden-classes.js";
 import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
-import { answerWithTask, askInput, asksByInputRequest, complete, fail, succeed } from "./request-outcome.js";
+import { admit } from "./admission.js";
+import { InflightRequests } from "./inflight-requests.js";
+import { fail, succeed } from "./request-outcome.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
 export { declared } from "./capabilities.js";
 
-/**
- * Ids of finished requests are remembered this far back, so that a reused id
- * is refused (basic#requests). 1,024: the window costs a busy session ~28 KB
- * with integer ids (finished-ids.ts).
- */
-export const REMEMBERED_IDS = 1024;
+export { REMEMBERED_IDS } from "./inflight-requests.js";
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Session implements SessionCore, SendingSession, HandshakeSession {
@@ -70,12 +56,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
   readonly lifecycle = new Lifecycle();
   /** While a revision loads, incoming messages wait here, in order. */
   private backlog: { value: unknown; channel: Channel }[] | null = null;
-  private readonly inflight = new IdMap<RequestId, Inflight>();
-  /** Requests in flight on isolated channels (not in `inflight`, whose ids are the connection's). */
-  private readonly isolated = new IdMap<number, Inflight>();
-  private isolatedCount = 0;
-  /** The last REMEMBERED_IDS finished ids. */
-  private readonly finishedIds = new FinishedIds(REMEMBERED_IDS);
+  private readonly requests = new InflightRequests();
   /** Made on the first server-to-client request (most sessions send none; a stateless one lives for one POST). */
   private outgoingRequests: ServerRequests | undefined;
   private idleWaiters: (() => void)[] = [];
@@ -148,12 +129,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
    * (an HTTP transport never evicts such a session).
    */
   get busy(): boolean {
-    return (
-      this.inflight.size > 0 ||
-      this.isolated.size > 0 ||
-      (this.outgoingRequests?.size ?? 0) > 0 ||
-      this.backlog !== null
-    );
+    return this.requests.size > 0 || (this.outgoingRequests?.size ?? 0) > 0 || this.backlog !== null;
   }
 
   /** The client's name and version from initialize. */
@@ -315,14 +291,14 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     }
     // basic#requests: an id must not match a request still in flight; a handshake session also
     // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
-    if (!channel.isolated && (this.inflight.has(id) || (this.lifecycle.scope && this.finishedIds.has(id)))) {
+    if (!channel.isolated && this.requests.uses(id, this.lifecycle.scope !== undefined)) {
       reply(
         errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
         { code: INVALID_REQUEST },
       );
       return;
     }
-    if (!channel.isolated && this.inflight.size >= this.host.sessionLimits.inflightRequests) {
+    if (!channel.isolated && this.requests.onConnection >= this.host.sessionLimits.inflightRequests) {
       const limit = this.host.sessionLimits.inflightRequests;
       reply(errorJson(id, INTERNAL_ERROR, `Server busy: ${limit} requests are already in flight in this session`), {
         code: INTERNAL_ERROR,
@@ -337,7 +313,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
       return;
     }
     const { scope } = this.lifecycle;
-    const era = eraOf(message, scope !== undefined, this.host.served, headerVersion, metaProblem);
+    const era = eraOf(message, scope !== undefined, this.host.served, headerVersion);
     switch (era.kind) {
       case "refused":
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
@@ -465,7 +441,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
       .finally(() => this.drainBacklog());
   }
 
-  /** A request at a known scope: method, capability and schema checks, then its handler. */
+  /** A request at a known scope: the checks before its handler (admission.ts), then the handler. */
   private handle(
     message: Record<string, unknown>,
     method: string,
@@ -474,88 +450,10 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     channel: Channel,
     scope: Scope,
   ): void {
-    const { tables, info } = scope.wire;
-    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
-    if (!entry || entry.kind !== "request" || entry.direction === "server-to-client" || entry.inputRequest) {
-      const why = entry ? "is not a request a client sends" : "does not exist";
-      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: ${method} ${why} in protocol revision ${info.name}`), {
-        code: METHOD_NOT_FOUND,
-      });
-      return;
-    }
-    if (
-      entry.capability &&
-      entry.capability.holder !== "client" &&
-      !declared(scope.serverCapabilities, entry.capability)
-    ) {
-      reply(
-        errorJson(
-          id,
-          METHOD_NOT_FOUND,
-          `Method not found: ${method} needs the server capability ${entry.capability.path.join(".")}, which this server did not declare`,
-        ),
-        { code: METHOD_NOT_FOUND },
-      );
-      return;
-    }
-    const verdict = run(tables.checks[entry.type]!, message);
-    if (!verdict.valid) {
-      const invalid = invalidMessage(id, verdict);
-      reply(invalid.json, { ...invalid.outcome, malformed: invalid.outcome.malformed && scope.perRequest });
-      return;
-    }
-    if (scope.perRequest && channel.headers) {
-      const mismatch = checkHeaders(message, method, channel.headers, this.host, tables.nameHeaders);
-      if (mismatch) {
-        reply(errorJson(id, mismatch.code, mismatch.message), { code: mismatch.code });
-        return;
-      }
-    }
-    const core = hasOwn(this.host.coreMethods, method) ? this.host.coreMethods[method] : undefined;
-    const handler = core ? undefined : hasOwn(this.host.handlers, method) ? this.host.handlers[method] : undefined;
-    if (!core && !handler) {
-      reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: this server does not implement ${method}`), {
-        code: METHOD_NOT_FOUND,
-      });
-      return;
-    }
-    const wireParams = message["params"];
-    let params = wireParams;
-    if (!core && scope.wire.shims) {
-      try {
-        params = this.upgradeParams(method, params, scope);
-      } catch (error) {
-        reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${(error as Error).message}`), { code: INVALID_PARAMS });
-        return;
-      }
-    }
-    const meta = isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined;
-    const token = meta?.["progressToken"];
-    let round: InputRound | undefined;
-    if (!core && takesInput(scope, method)) {
-      const opened = openRound(this.host.requestState, method, params);
-      if (!(opened instanceof InputRound)) {
-        reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${opened.error}`, { reason: opened.error }), {
-          code: INVALID_PARAMS,
-        });
-        return;
-      }
-      round = opened;
-    }
-    const inflight = new Inflight(
-      id,
-      method,
-      typeof token === "string" || typeof token === "number" ? token : undefined,
-      reply,
-      channel,
-      scope,
-      round,
-      params ?? {},
-    );
-    if (params !== wireParams) inflight.wireParams = wireParams;
-    // An isolated channel's id is the exchange's own (an HTTP POST): not tracked by id.
-    if (channel.isolated) this.isolated.set((inflight.isolatedKey = ++this.isolatedCount), inflight);
-    else this.inflight.set(id, inflight);
+    const admitted = admit(this.host, message, method, id, reply, channel, scope);
+    if (!admitted) return;
+    const { inflight, core, handler } = admitted;
+    this.requests.add(inflight);
     if (core)
       this.invoke(
         inflight,
@@ -591,35 +489,6 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
   }
 
   /**
-   * A handshake client's params on their way to the handler revision. The
-   * per-request fields the handler revision requires in `_meta` are the
-   * session's own (its negotiated capabilities and identity), not defaults.
-   */
-  private upgradeParams(method: string, params: unknown, scope: Scope): unknown {
-    if (!scope.perRequest && isObject(params)) {
-      // The parsed message is the session's: its params take the session's fields in place.
-      const meta = params["_meta"];
-      params["_meta"] = isObject(meta) ? { ...meta, ...this.sessionMeta(scope) } : this.sessionMeta(scope);
-    }
-    return convert(this.host.logger, "params", method, params, scope.wire, scope.wire.info.name, handlerRevision.name)
-      .message;
-  }
-
-  private metaOfSession: Record<string, unknown> | undefined;
-
-  /** The per-request fields of the handshake session, built once (shared, never changed). */
-  private sessionMeta(scope: Scope): Record<string, unknown> {
-    if (!this.metaOfSession) {
-      const meta: Record<string, unknown> = {};
-      meta[META_PROTOCOL_VERSION] = handlerRevision.protocolVersion;
-      meta[META_CLIENT_CAPABILITIES] = scope.clientCapabilities ?? {};
-      if (scope.clientInfo) meta[META_CLIENT_INFO] = scope.clientInfo;
-      this.metaOfSession = Object.freeze(meta);
-    }
-    return this.metaOfSession;
-  }
-
-  /**
    * Treats the session as initialized at `protocolVersion` without a
    * handshake (stateless Streamable HTTP: handshake.ts). Returns false for a
    * version the server does not serve with a handshake.
@@ -648,7 +517,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
 
   /** @internal */
   rememberFinished(id: RequestId): void {
-    this.finishedIds.add(id);
+    this.requests.remember(id);
   }
 
   private drainBacklog(): void {
@@ -696,23 +565,6 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     }
   }
 
-  // --- input rounds and tasks (request-outcome.ts) ---------------------------------
-
-  /** @internal Whether the context's input request travels in an InputRequiredResult. */
-  asksByInputRequest(inflight: Inflight, method: string): boolean {
-    return asksByInputRequest(inflight, method);
-  }
-
-  /** @internal The answer to an awaited input request, or undefined once it is asked for. */
-  askInput(inflight: Inflight, method: string, params: unknown): { readonly value: unknown } | undefined {
-    return askInput(this, inflight, method, params);
-  }
-
-  /** @internal Answers a request that turned into a task with the task's creation result. */
-  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void {
-    answerWithTask(this, inflight, result, check);
-  }
-
   private id: string | undefined;
 
   /** @internal An unguessable id, the owner of its 2025-11-25 tasks. */
@@ -724,9 +576,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
   finish(inflight: Inflight): boolean {
     if (inflight.done) return false;
     inflight.done = true;
-    if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
-    else this.inflight.delete(inflight.id);
-    if (!inflight.scope.perRequest) this.finishedIds.add(inflight.id);
+    this.requests.delete(inflight);
     if (this.idleWaiters.length > 0) queueMicrotask(() => this.settleIdle()); // after the reply is sent
     if (inflight.cancelled) {
       inflight.reply(null);
@@ -753,11 +603,6 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     return request(this, method, params, options);
   }
 
-  /** @internal Sends a progress notification for a request that carries a progress token. */
-  progress(inflight: Inflight, value: number, total?: number, message?: string): void {
-    progress(this, inflight, value, total, message);
-  }
-
   /**
    * Sends notifications/message when `level` passes the threshold of the
    * scope: the level a handshake client set with logging/setLevel, or the one
@@ -781,7 +626,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
 
   /** notifications/cancelled from the client: aborts the handler's signal; no response will be sent. */
   cancelRequest(requestId: RequestId, reason: string | undefined): void {
-    const inflight = this.inflight.get(requestId);
+    const inflight = this.requests.get(requestId);
     // basic/utilities/cancellation: unknown or finished requests are ignored; initialize cannot be cancelled.
     if (!inflight || inflight.method === "initialize") return;
     inflight.cancel(reason ?? "cancelled by the client");
@@ -794,7 +639,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
    */
   inputEnded(): Promise<void> {
     this.rejectOutgoing("the client closed its side of the connection before answering");
-    if (this.inflight.size === 0 && this.isolated.size === 0 && !this.backlog) return Promise.resolve();
+    if (this.requests.size === 0 && !this.backlog) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -803,7 +648,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
   }
 
   private settleIdle(): void {
-    if (this.inflight.size > 0 || this.isolated.size > 0 || this.backlog || this.idleWaiters.length === 0) return;
+    if (this.requests.size > 0 || this.backlog || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -814,49 +659,11 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     if (this.lifecycle.phase === "closed") return;
     this.lifecycle.phase = "closed";
     this.backlog = null;
-    abandon(this.inflight);
-    abandon(this.isolated);
+    this.requests.abandonAll();
     this.rejectOutgoing("the connection closed before the client answered");
     this.settleIdle();
     this.host.closed(this);
   }
-
-  /** @internal Ends a long-lived request with a result (subscriptions/listen's graceful end). */
-  complete(inflight: Inflight, result: unknown): void {
-    complete(this, inflight, result);
-  }
-}
-
-/**
- * A per-request request's `_meta` checked with the handler revision's
- * RequestMetaObject (the newest per-request shape), for the rules that must
- * come before the revision is known (era.ts).
- */
-function metaProblem(message: Record<string, unknown>): (Era & { kind: "refused" }) | undefined {
-  const check = handlerTables.checks["RequestMetaObject"];
-  const params = message["params"];
-  const meta = isObject(params) ? params["_meta"] : undefined;
-  if (!check) return undefined;
-  const verdict = run(check, meta, ["params", "_meta"]);
-  if (verdict.valid) return undefined;
-  const problem = verdict.errors[0]!;
-  return {
-    kind: "refused",
-    code: INVALID_PARAMS,
-    message: `Invalid params: ${problem.path} ${problem.message}`,
-    data: { errors: verdict.errors },
-    malformed: true,
-  };
-}
-
-/** Cancels every request of `requests` for good: the connection closed, nothing more is sent for them. */
-function abandon(requests: IdMap<RequestId, Inflight>): void {
-  if (requests.size === 0) return;
-  for (const inflight of requests.values()) {
-    inflight.cancel("the connection closed");
-    inflight.done = true;
-  }
-  requests.clear();
 }
 
 /** Whether a message gets exactly one reply: it holds a request or is invalid. */

@@ -6,6 +6,7 @@
 import { isObject } from "../validation.js";
 import type { RequestId } from "../messages.js";
 import type { Inflight } from "./context.js";
+import { complete } from "./request-outcome.js";
 import { declared, type Session } from "./session.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
@@ -199,7 +200,7 @@ export class Listeners {
   closeAll(): void {
     for (const listener of [...this.open]) {
       // Sent now, before the connection under it closes; the listen request's promise then settles unused.
-      listener.session.complete(listener.inflight, {
+      complete(listener.session, listener.inflight, {
         resultType: "complete",
         _meta: { [META_SUBSCRIPTION_ID]: listener.id },
       });

@@ -10,7 +10,7 @@
 // itself (the handler's promise, its input waits, its abort) stays here, in
 // this process. Which flavour a wire speaks is read from its method table
 // (task-flavours.ts), never from a revision's name.
-import { isObject, type Check } from "../validation.js";
+import { isObject } from "../validation.js";
 import type { BusMessage } from "./bus.js";
 import type { MessageTables } from "../index.js";
 import { declared } from "./capabilities.js";
@@ -29,6 +29,8 @@ import {
   type TaskStore,
 } from "./task-store.js";
 import { requireClientCapability } from "./input-requests.js";
+import { answerWithTask } from "./request-outcome.js";
+import type { SessionCore } from "./session-host.js";
 
 /** The extension's identifier (tasks.md#extension-identifier). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -64,12 +66,12 @@ export interface TasksOptions {
   readonly pollIntervalMs?: number;
 }
 
-/** What the task service needs from a session (implemented by Session, @internal there). */
-export interface TaskSession {
-  /** Answers the request with a task's creation result, checked against `check`. */
-  answerWithTask(inflight: Inflight, result: Record<string, unknown>, check: Check | undefined): void;
-  /** A server-to-client request outside any request's channel (2025-11-25 task input). */
-  request(method: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
+/**
+ * What the task service needs from a session (Session implements it): ending
+ * the request with the task's creation result (request-outcome.ts), and a
+ * server-to-client request outside any request's channel (2025-11-25 task input).
+ */
+export interface TaskSession extends SessionCore {
   /** A notification to the client outside any request's channel. */
   notify(method: string, params?: unknown): boolean;
   readonly sessionId: string;
@@ -329,7 +331,7 @@ export class TaskService {
     const task = new RunningTask(this, state.taskId, inflight, flavour, session, ttlMs);
     inflight.task = task;
     this.running.set(state.taskId, task);
-    session.answerWithTask(inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
+    answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
   }
 
   /** @internal */
