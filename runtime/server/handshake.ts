@@ -39,6 +39,11 @@ export class Lifecycle {
   settling: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
   /** The envelope incoming messages are classified by: the negotiated revision's once there is one. */
   envelope: Envelope = FIRST_ENVELOPE;
+  /**
+   * The negotiated revision's wire could not load after initialize was answered
+   * (or a stateless POST assumed it): the -32603 message every request gets.
+   */
+  failure: string | undefined;
 }
 
 /** The handshake session's scope; logThreshold changes with logging/setLevel. */
@@ -145,7 +150,7 @@ export interface HandshakeSession {
     then: (wire: Wire | TablesOnly) => void,
     failed: () => void,
   ): void;
-  /** Holds the session's messages until `info`'s wire is loaded and adopted; a wire that cannot load closes the session. */
+  /** Holds the session's messages until `info`'s wire is loaded and adopted; when it cannot load, every request gets -32603 (Lifecycle.failure). */
   adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void;
   /** A request id the session must not see again (basic#requests). */
   rememberFinished(id: RequestId): void;

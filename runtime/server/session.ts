@@ -289,6 +289,10 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
       });
       return;
     }
+    if (this.lifecycle.failure !== undefined) {
+      reply(errorJson(id, INTERNAL_ERROR, this.lifecycle.failure), { code: INTERNAL_ERROR });
+      return;
+    }
     // basic#requests: an id must not match a request still in flight; a handshake session also
     // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
     if (!channel.isolated && this.requests.uses(id, this.lifecycle.scope !== undefined)) {
@@ -506,8 +510,10 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
         if (this.lifecycle.phase !== "closed") adopt(wire);
       })
       .catch((error: unknown) => {
+        // The answer is out: the session cannot take it back, and closing would leave the waiting
+        // requests unanswered. Every request from here on gets -32603 (receiveRequest).
         this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
-        this.close();
+        this.lifecycle.failure = `Internal error: cannot load protocol revision ${info.name}`;
       })
       .finally(() => {
         this.lifecycle.settling = undefined;

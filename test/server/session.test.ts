@@ -6,6 +6,7 @@ import { McpServer } from "../../runtime/server/index.js";
 import { REMEMBERED_IDS } from "../../runtime/server/session.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
 import { inProcess, statefulRevisions, type ScriptedClient } from "./support.js";
+import type { MessageTables, RevisionInfo } from "../../runtime/index.js";
 
 const quiet = { logger: () => {} };
 const clients: ScriptedClient[] = [];
@@ -505,4 +506,40 @@ describe("batches (2025-03-26 only)", () => {
       },
     });
   });
+});
+
+test("when the negotiated revision's shims cannot load after initialize was answered, every request gets -32603 and the session keeps answering", async () => {
+  const logged: string[] = [];
+  const server = buildEverythingServer({ logger: (level, message) => logged.push(`${level}: ${message}`) });
+  const revision = statefulRevisions.at(-1)!;
+  // As in a fresh process whose install lost a shims chunk: initialize is answered from the tables
+  // alone (handshake.ts), and the wire with the shims fails to load right after.
+  const { wires } = server;
+  const tablesOf = (wire: { info: RevisionInfo; tables: MessageTables }) => ({ info: wire.info, tables: wire.tables });
+  const loadedForHandshake = wires.loadedForHandshake.bind(wires);
+  const loadForHandshake = wires.loadForHandshake.bind(wires);
+  wires.loadedForHandshake = (info, tablesSuffice) => {
+    const wire = loadedForHandshake(info, tablesSuffice);
+    return wire && tablesSuffice ? tablesOf(wire) : wire;
+  };
+  wires.loadForHandshake = async (info, tablesSuffice) => {
+    const wire = await loadForHandshake(info, tablesSuffice);
+    return tablesSuffice ? tablesOf(wire) : wire;
+  };
+  wires.load = (info) => Promise.reject(new Error(`the shims of ${info.name} are missing`));
+  const client = await inProcess(server, revision);
+  clients.push(client);
+  const answered = await client.request("initialize", {
+    protocolVersion: revision,
+    capabilities: {},
+    clientInfo: { name: "scripted-client", version: "1.0.0" },
+  });
+  expect(answered["result"]["protocolVersion"]).toBe(revision);
+  client.notify("notifications/initialized");
+  // Sent while the shims load: they wait in the backlog, and are answered once the load failed.
+  const waiting = [client.request("tools/call", { name: "echo", arguments: { text: "hi" } }), client.request("ping")];
+  const failure = { code: -32603, message: `Internal error: cannot load protocol revision ${revision}` };
+  for (const response of await Promise.all(waiting)) expect(response["error"]).toEqual(failure);
+  expect((await client.request("tools/list"))["error"]).toEqual(failure);
+  expect(logged).toContain(`error: cannot load protocol revision ${revision}`);
 });
