@@ -120,7 +120,7 @@ function convertPart(
   let current = value;
   // What the last step checked is what the message passed at the target revision.
   let checked: Check | undefined;
-  const steps = partSteps(tables.rules, route(tables, options.from, options.to), what, method);
+  const steps = stepsOf(tables, what, method, options.from, options.to);
   try {
     for (const step of steps) {
       if (step.missing !== undefined) throw new ShimError(step.missing, step.plan.from, step.plan.to, step.missingAt);
@@ -188,6 +188,42 @@ function route(tables: ShimTables, from: string, to: string): Route {
     byTo.set(to, found);
   }
   return found;
+}
+
+/** The last steps asked for in one direction, and what they were asked for. */
+interface LastSteps {
+  tables: ShimTables | undefined;
+  from: string;
+  to: string;
+  method: string;
+  steps: readonly PartStep[];
+}
+
+const lastParams: LastSteps = { tables: undefined, from: "", to: "", method: "", steps: [] };
+const lastResult: LastSteps = { tables: undefined, from: "", to: "", method: "", steps: [] };
+
+/**
+ * A method's params or result steps between two revisions. A server converts
+ * the same method between the same two revisions call after call (a session's
+ * up and down are one pair), so the last answer per direction is kept: four
+ * comparisons instead of the WeakMap and three Map lookups of route and partSteps.
+ */
+function stepsOf(
+  tables: ShimTables,
+  what: "params" | "result",
+  method: string,
+  from: string,
+  to: string,
+): readonly PartStep[] {
+  const last = what === "params" ? lastParams : lastResult;
+  if (last.tables === tables && last.method === method && last.from === from && last.to === to) return last.steps;
+  const steps = partSteps(tables.rules, route(tables, from, to), what, method);
+  last.tables = tables;
+  last.from = from;
+  last.to = to;
+  last.method = method;
+  last.steps = steps;
+  return steps;
 }
 
 /** A method's steps along a route, resolved on its first conversion (one Map lookup after that). */

@@ -23,6 +23,9 @@ export type Era =
       readonly malformed: boolean;
     };
 
+/** The verdict of most requests, made once: a handshake session's request must not allocate one. */
+const SESSION: Era = Object.freeze({ kind: "session" });
+
 /**
  * The era of a request (not initialize) on a connection; `negotiated` when the
  * connection's handshake completed, in which case the session serves it.
@@ -34,7 +37,7 @@ export function eraOf(
   /** The version a transport header states (Streamable HTTP's MCP-Protocol-Version), if any. */
   headerVersion?: string,
 ): Era {
-  if (negotiated) return { kind: "session" };
+  if (negotiated) return SESSION;
   const version = statedVersion(message);
   if (version === undefined) {
     // No version: a handshake client before initialize, unless the request carries other
@@ -45,7 +48,7 @@ export function eraOf(
       hasPerRequestMeta(message) ||
       served.handshake.length === 0 ||
       (headerVersion !== undefined && hinted?.lifecycle !== "initialize");
-    if (!modern) return { kind: "session" };
+    if (!modern) return SESSION;
     // basic/index#meta: "A request missing any required field is malformed; the server MUST reject it
     // with JSON-RPC error code -32602 (Invalid params)".
     return {
@@ -80,7 +83,7 @@ export function eraOf(
     if (!info) return metaProblem(message) ?? unsupportedVersion(version, served);
     return { kind: "per-request", info };
   }
-  return { kind: "session" };
+  return SESSION;
 }
 
 /**

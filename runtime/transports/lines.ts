@@ -42,7 +42,7 @@ export class LineFramer {
       if (end === -1) break;
       if (this.discarding) this.sink.oversized(this.pendingBytes, this.limit);
       else if (this.pending.length > 0) this.deliver(Buffer.concat(this.pending).toString("utf8"));
-      this.pending = [];
+      if (this.pending.length > 0) this.pending = []; // a line delivered whole from one chunk held none
       this.pendingBytes = 0;
       this.discarding = false;
       start = end + 1;

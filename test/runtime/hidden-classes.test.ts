@@ -47,7 +47,7 @@ function traced(path: string): Traced {
   expect(endAt, "the fixture ran its calls after the collection").toBeGreaterThan(gcAt);
   const before = out.slice(0, gcAt);
   const after = out.slice(gcAt, endAt);
-  // "[completed compiling 0x… <JSFunction handle (sfi = 0x…)> (target TURBOFAN) …" (Node 20; "optimizing" before)
+  // "[completed compiling 0x… <JSFunction admit (sfi = 0x…)> (target TURBOFAN) …" (Node 20; "optimizing" before)
   const optimized = [...before.matchAll(/completed (?:compiling|optimizing) 0x[0-9a-f]+ <JSFunction ([^ >]*)/g)].map(
     (m) => m[1]!,
   );
@@ -62,8 +62,8 @@ describe("a full collection between requests keeps the request path's compiled c
   for (const path of ["stdio-legacy", "stdio-per-request"]) {
     test(`${path}: no compiled code invalidated`, { timeout: 90_000 }, () => {
       const { optimized, weakDeopts } = traced(path);
-      // The session's request path was compiled, so there was code to lose.
-      expect(optimized).toContain("handle");
+      // The session's request path (its admission checks: admission.ts) was compiled, so there was code to lose.
+      expect(optimized).toContain("admit");
       expect(optimized).toContain("Inflight");
       expect(weakDeopts).toEqual([]);
     });
@@ -77,7 +77,7 @@ describe("a full collection between requests keeps the request path's compiled c
     test(`${path}: no per-request class of mcpgen's loses its compiled constructor`, { timeout: 90_000 }, () => {
       const { optimized, weakDeopts } = traced(path);
       expect(optimized).toContain("Inflight");
-      expect(weakDeopts.filter((name) => PER_REQUEST_CLASSES.includes(name) || name === "handle")).toEqual([]);
+      expect(weakDeopts.filter((name) => PER_REQUEST_CLASSES.includes(name) || name === "admit")).toEqual([]);
     });
   }
 });
