@@ -21,6 +21,7 @@ import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } fro
 import { errorJson, invalidMessage, resultJson } from "./replies.js";
 import { generatedRevisions, handlerWire, type TablesOnly, type Wire } from "./revisions.js";
 import type { SessionHost } from "./session-host.js";
+import type { RevisionLoads } from "./revision-loads.js";
 
 /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */
 const FIRST_ENVELOPE: Envelope = Object.freeze({ ...handlerWire.tables.envelope, batching: false });
@@ -137,21 +138,8 @@ function initializeResult(
 export interface HandshakeSession {
   readonly host: SessionHost;
   readonly lifecycle: Lifecycle;
-  /**
-   * Runs `then` with `info`'s wire, or its tables alone when they suffice,
-   * loading them first while the session's messages wait; when they cannot
-   * load, `failed` runs and request `id` gets -32603.
-   */
-  withHandshakeWire(
-    info: RevisionInfo,
-    tablesSuffice: boolean,
-    id: RequestId,
-    reply: Inflight["reply"],
-    then: (wire: Wire | TablesOnly) => void,
-    failed: () => void,
-  ): void;
-  /** Holds the session's messages until `info`'s wire is loaded and adopted; when it cannot load, every request gets -32603 (Lifecycle.failure). */
-  adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void;
+  /** Where initialize waits for its revision's tables, and the session for the shims after the answer. */
+  readonly loads: RevisionLoads;
   /** A request id the session must not see again (basic#requests). */
   rememberFinished(id: RequestId): void;
 }
@@ -189,7 +177,7 @@ export function receiveInitialize(
   }
   if (typeof requested !== "string") {
     // Let the generated check name what is wrong with the request.
-    session.withHandshakeWire(
+    session.loads.withHandshakeWire(
       info,
       true,
       id,
@@ -203,7 +191,7 @@ export function receiveInitialize(
     return;
   }
   lifecycle.phase = "initializing";
-  session.withHandshakeWire(
+  session.loads.withHandshakeWire(
     info,
     answeredWithTables(info),
     id,
@@ -253,7 +241,7 @@ function completeInitialize(
   // the session's next messages wait for them.
   const settling = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
   lifecycle.settling = settling;
-  session.adoptOnLoad(wire.info, (loaded) => {
+  session.loads.adoptOnLoad(wire.info, (loaded) => {
     lifecycle.scope = sessionScope(loaded, settling.clientCapabilities, settling.clientInfo, capabilities);
   });
   reply(resultJson(id, JSON.stringify(built.result)));
@@ -281,6 +269,6 @@ export function assumeInitialized(session: HandshakeSession, protocolVersion: st
     return true;
   }
   lifecycle.phase = "initializing";
-  session.adoptOnLoad(info, adopt);
+  session.loads.adoptOnLoad(info, adopt);
   return true;
 }

@@ -13,7 +13,6 @@ import { nodeCrypto } from "../node-crypto.js";
 import { run } from "../validation.js";
 import { classifyMessage, type Classification, type RequestId } from "../messages.js";
 import { parseJson } from "../json.js";
-import type { RevisionInfo } from "../index.js";
 import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
@@ -23,7 +22,7 @@ import {
   type LoggingLevel,
 } from "./handler-revision.js";
 import { isLoggingLevel } from "./logging.js";
-import { handlerWire, type TablesOnly, type Wire } from "./revisions.js";
+import { handlerWire, type Wire } from "./revisions.js";
 import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
 import { errorJson } from "./replies.js";
 import { eraOf, statesPerRequest } from "./era.js";
@@ -40,6 +39,7 @@ import { keepHiddenClass } from "../hidden-classes.js";
 import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
 import { admit } from "./admission.js";
 import { InflightRequests } from "./inflight-requests.js";
+import { RevisionLoads, type LoadingSession } from "./revision-loads.js";
 import { fail, succeed } from "./request-outcome.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
@@ -49,13 +49,13 @@ export { declared } from "./capabilities.js";
 export { REMEMBERED_IDS } from "./inflight-requests.js";
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Session implements SessionCore, SendingSession, HandshakeSession {
+export class Session implements SessionCore, SendingSession, HandshakeSession, LoadingSession {
   /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
   registrySlot = -1;
   /** @internal Where the connection is in the handshake, and what it negotiated (handshake.ts). */
   readonly lifecycle = new Lifecycle();
-  /** While a revision loads, incoming messages wait here, in order. */
-  private backlog: { value: unknown; channel: Channel }[] | null = null;
+  /** @internal While a revision loads, incoming messages wait there, in order (revision-loads.ts). */
+  readonly loads: RevisionLoads = new RevisionLoads(this);
   private readonly requests = new InflightRequests();
   /** Made on the first server-to-client request (most sessions send none; a stateless one lives for one POST). */
   private outgoingRequests: ServerRequests | undefined;
@@ -129,7 +129,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
    * (an HTTP transport never evicts such a session).
    */
   get busy(): boolean {
-    return this.requests.size > 0 || (this.outgoingRequests?.size ?? 0) > 0 || this.backlog !== null;
+    return this.requests.size > 0 || (this.outgoingRequests?.size ?? 0) > 0 || this.loads.holding;
   }
 
   /** The client's name and version from initialize. */
@@ -184,19 +184,8 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     if (this.lifecycle.phase === "closed") return false;
     const classification = classifyMessage(value, this.lifecycle.envelope);
     const answered = expectsReply(classification);
-    if (this.backlog) {
-      if (this.backlog.length >= this.host.sessionLimits.queuedMessages) {
-        const limit = this.host.sessionLimits.queuedMessages;
-        if (answered)
-          channel.reply(
-            errorJson(undefined, INTERNAL_ERROR, `Server busy: ${limit} messages are already queued in this session`),
-            { code: INTERNAL_ERROR },
-          );
-        else this.host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
-        return answered;
-      }
-      this.backlog.push({ value, channel });
-    } else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
+    if (this.loads.holding) this.loads.hold(value, channel, answered);
+    else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
     else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     return answered;
   }
@@ -323,7 +312,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
         return;
       case "per-request":
-        this.withWire(era.info, id, reply, (wire) =>
+        this.loads.withWire(era.info, id, reply, (wire) =>
           this.handle(message, method, id, reply, channel, this.requestScope(wire, message)),
         );
         return;
@@ -356,7 +345,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
       );
       return;
     }
-    this.withWire(newest, id, reply, (wire) =>
+    this.loads.withWire(newest, id, reply, (wire) =>
       this.handle(
         message,
         method,
@@ -381,68 +370,6 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
       logThreshold: isLoggingLevel(level) ? level : null,
       serverCapabilities: this.host.capabilitiesFor(wire),
     };
-  }
-
-  /**
-   * Runs `then` with a revision's wire, loading it first (later messages wait,
-   * in order); a revision that cannot load fails request `id` with -32603.
-   */
-  private withWire(
-    info: RevisionInfo,
-    id: RequestId,
-    reply: Inflight["reply"],
-    then: (wire: Wire) => void,
-    failed: () => void = () => {},
-  ): void {
-    const { wires } = this.host;
-    this.whenLoaded(wires.loaded(info), () => wires.load(info), info, id, reply, then, failed);
-  }
-
-  /** @internal withWire for answering initialize: the tables alone when they suffice (handshake.ts). */
-  withHandshakeWire(
-    info: RevisionInfo,
-    tablesSuffice: boolean,
-    id: RequestId,
-    reply: Inflight["reply"],
-    then: (wire: Wire | TablesOnly) => void,
-    failed: () => void,
-  ): void {
-    const { wires } = this.host;
-    this.whenLoaded(
-      wires.loadedForHandshake(info, tablesSuffice),
-      () => wires.loadForHandshake(info, tablesSuffice),
-      info,
-      id,
-      reply,
-      then,
-      failed,
-    );
-  }
-
-  private whenLoaded<W>(
-    ready: W | undefined,
-    load: () => Promise<W>,
-    info: RevisionInfo,
-    id: RequestId,
-    reply: Inflight["reply"],
-    then: (wire: W) => void,
-    failed: () => void,
-  ): void {
-    if (ready) {
-      then(ready);
-      return;
-    }
-    this.backlog = [];
-    load()
-      .then(then)
-      .catch((error: unknown) => {
-        failed();
-        this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
-        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
-          code: INTERNAL_ERROR,
-        });
-      })
-      .finally(() => this.drainBacklog());
   }
 
   /** A request at a known scope: the checks before its handler (admission.ts), then the handler. */
@@ -501,45 +428,9 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     return assumeHandshake(this, protocolVersion);
   }
 
-  /** @internal Holds the session's messages until `info`'s wire is loaded and adopted (handshake.ts). */
-  adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void {
-    this.backlog ??= []; // messages that came while the tables loaded stay first
-    this.host.wires
-      .load(info)
-      .then((wire) => {
-        if (this.lifecycle.phase !== "closed") adopt(wire);
-      })
-      .catch((error: unknown) => {
-        // The answer is out: the session cannot take it back, and closing would leave the waiting
-        // requests unanswered. Every request from here on gets -32603 (receiveRequest).
-        this.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
-        this.lifecycle.failure = `Internal error: cannot load protocol revision ${info.name}`;
-      })
-      .finally(() => {
-        this.lifecycle.settling = undefined;
-        this.drainBacklog();
-      });
-  }
-
   /** @internal */
   rememberFinished(id: RequestId): void {
     this.requests.remember(id);
-  }
-
-  private drainBacklog(): void {
-    if (this.lifecycle.settling) return; // the handshake's shims are loading: adoptOnLoad drains once they are
-    const waiting = this.backlog ?? [];
-    this.backlog = null;
-    for (let i = 0; i < waiting.length; i++) {
-      if (this.backlog) {
-        // A message loaded another revision: the rest waits again, in order.
-        (this.backlog as { value: unknown; channel: Channel }[]).push(...waiting.slice(i));
-        return;
-      }
-      const { value, channel } = waiting[i]!;
-      this.receiveMessage(value, channel);
-    }
-    this.settleIdle();
   }
 
   private receiveNotification(message: Record<string, unknown>, method: string): void {
@@ -645,7 +536,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
    */
   inputEnded(): Promise<void> {
     this.rejectOutgoing("the client closed its side of the connection before answering");
-    if (this.requests.size === 0 && !this.backlog) return Promise.resolve();
+    if (this.requests.size === 0 && !this.loads.holding) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -653,8 +544,9 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
     this.outgoingRequests?.rejectAll(why);
   }
 
-  private settleIdle(): void {
-    if (this.requests.size > 0 || this.backlog || this.idleWaiters.length === 0) return;
+  /** @internal Tells whoever waits for the session to go idle (inputEnded), once it is. */
+  settleIdle(): void {
+    if (this.requests.size > 0 || this.loads.holding || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -664,7 +556,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession {
   close(): void {
     if (this.lifecycle.phase === "closed") return;
     this.lifecycle.phase = "closed";
-    this.backlog = null;
+    this.loads.clear();
     this.requests.abandonAll();
     this.rejectOutgoing("the connection closed before the client answered");
     this.settleIdle();

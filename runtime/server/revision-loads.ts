@@ -1,0 +1,168 @@
+// A session's waits for protocol revisions. A revision's tables and shims load
+// on a session's first need of them (revisions.ts, wires.ts); while one is
+// loading, the session's incoming messages wait here, in order and bounded
+// (SessionLimits.queuedMessages), and are received again once it has loaded,
+// so that no message overtakes the one that needed the load.
+import type { RevisionInfo } from "../index.js";
+import type { RequestId } from "../messages.js";
+import { INTERNAL_ERROR } from "./handler-revision.js";
+import type { Channel, Inflight } from "./context.js";
+import type { Lifecycle } from "./handshake.js";
+import { errorJson } from "./replies.js";
+import type { TablesOnly, Wire } from "./revisions.js";
+import type { SessionHost } from "./session-host.js";
+
+/** What the waits need of their session (Session implements it). */
+export interface LoadingSession {
+  readonly host: SessionHost;
+  readonly lifecycle: Lifecycle;
+  /** A message that waited, received again in its turn. */
+  receiveMessage(value: unknown, channel: Channel): boolean;
+  /** The waiting messages are all received: whoever waits for the session to go idle may be told. */
+  settleIdle(): void;
+}
+
+interface Waiting {
+  readonly value: unknown;
+  readonly channel: Channel;
+}
+
+export class RevisionLoads {
+  /** The messages waiting for a load, in order; null while none is pending. */
+  private backlog: Waiting[] | null = null;
+
+  constructor(private readonly session: LoadingSession) {}
+
+  /** A load is pending: incoming messages must wait (hold). */
+  get holding(): boolean {
+    return this.backlog !== null;
+  }
+
+  /**
+   * Holds an incoming message until the pending load is done. When the
+   * backlog is full, nothing is held: a message that expects a reply gets
+   * -32603, another is logged and dropped.
+   */
+  hold(value: unknown, channel: Channel, answered: boolean): void {
+    const { host } = this.session;
+    const limit = host.sessionLimits.queuedMessages;
+    if (this.backlog!.length < limit) {
+      this.backlog!.push({ value, channel });
+      return;
+    }
+    if (answered)
+      channel.reply(
+        errorJson(undefined, INTERNAL_ERROR, `Server busy: ${limit} messages are already queued in this session`),
+        { code: INTERNAL_ERROR },
+      );
+    else host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
+  }
+
+  /** The session closed: what waits is dropped. */
+  clear(): void {
+    this.backlog = null;
+  }
+
+  /**
+   * Runs `then` with a revision's wire, loading it first (later messages wait,
+   * in order); a revision that cannot load fails request `id` with -32603.
+   */
+  withWire(
+    info: RevisionInfo,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: Wire) => void,
+    failed: () => void = () => {},
+  ): void {
+    const { wires } = this.session.host;
+    this.whenLoaded(wires.loaded(info), () => wires.load(info), info, id, reply, then, failed);
+  }
+
+  /** withWire for answering initialize: the tables alone when they suffice (handshake.ts). */
+  withHandshakeWire(
+    info: RevisionInfo,
+    tablesSuffice: boolean,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: Wire | TablesOnly) => void,
+    failed: () => void,
+  ): void {
+    const { wires } = this.session.host;
+    this.whenLoaded(
+      wires.loadedForHandshake(info, tablesSuffice),
+      () => wires.loadForHandshake(info, tablesSuffice),
+      info,
+      id,
+      reply,
+      then,
+      failed,
+    );
+  }
+
+  /**
+   * Holds the session's messages until `info`'s wire is loaded and adopted
+   * (handshake.ts); when it cannot load, every request gets -32603 from then on
+   * (Lifecycle.failure): the initialize answer is out and cannot be taken back,
+   * and closing would leave the waiting requests unanswered.
+   */
+  adoptOnLoad(info: RevisionInfo, adopt: (wire: Wire) => void): void {
+    const { host, lifecycle } = this.session;
+    this.backlog ??= []; // messages that came while the tables loaded stay first
+    host.wires
+      .load(info)
+      .then((wire) => {
+        if (lifecycle.phase !== "closed") adopt(wire);
+      })
+      .catch((error: unknown) => {
+        host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
+        lifecycle.failure = `Internal error: cannot load protocol revision ${info.name}`;
+      })
+      .finally(() => {
+        lifecycle.settling = undefined;
+        this.drain();
+      });
+  }
+
+  private whenLoaded<W>(
+    ready: W | undefined,
+    load: () => Promise<W>,
+    info: RevisionInfo,
+    id: RequestId,
+    reply: Inflight["reply"],
+    then: (wire: W) => void,
+    failed: () => void,
+  ): void {
+    if (ready) {
+      then(ready);
+      return;
+    }
+    this.backlog = [];
+    load()
+      .then(then)
+      .catch((error: unknown) => {
+        failed();
+        this.session.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
+        reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
+          code: INTERNAL_ERROR,
+        });
+      })
+      .finally(() => this.drain());
+  }
+
+  /** The load is done: the waiting messages are received again, in order. */
+  private drain(): void {
+    if (this.session.lifecycle.settling) return; // the handshake's shims are loading: adoptOnLoad drains once they are
+    const waiting = this.backlog ?? [];
+    this.backlog = null;
+    for (let i = 0; i < waiting.length; i++) {
+      if (this.backlog) {
+        // A message loaded another revision: the rest waits again, in order.
+        (this.backlog as Waiting[]).push(...waiting.slice(i));
+        return;
+      }
+      const { value, channel } = waiting[i]!;
+      this.session.receiveMessage(value, channel);
+    }
+    this.session.settleIdle();
+  }
+}
