@@ -8,7 +8,9 @@
 // opens a handshake session (its lifecycle: handshake.ts), whose negotiated
 // revision then serves every request; without it, each request is served on
 // its own at the revision its `_meta` names (era.ts). A request's scope
-// (context.ts) carries which.
+// (context.ts) carries which. A request at its scope passes admission.ts's
+// checks, is tracked in flight (inflight-requests.ts) and ends in
+// request-outcome.ts; while a revision loads, messages wait (revision-loads.ts).
 import { nodeCrypto } from "../node-crypto.js";
 import { run } from "../validation.js";
 import { classifyMessage, type Classification, type RequestId } from "../messages.js";
