@@ -104,6 +104,8 @@ function handlerProblem(method: string, result: unknown): string | undefined {
 
 /** The `_meta` member naming the server, as JSON text, per server identity (built once). */
 const serverInfoMembers = new WeakMap<object, string>();
+let lastServerInfo: object | undefined;
+let lastMember: string | undefined;
 
 /**
  * A result's JSON with `_meta["io.modelcontextprotocol/serverInfo"]`: spliced
@@ -117,11 +119,14 @@ function withServerInfo(result: unknown, serverInfo: unknown): string {
     const meta = isObject(result["_meta"]) ? result["_meta"] : {};
     return JSON.stringify({ ...result, _meta: { ...meta, [META_SERVER_INFO]: serverInfo } });
   }
-  let member = serverInfoMembers.get(serverInfo);
+  // A process serves one server's identity, almost always: the last one is compared before the WeakMap's lookup.
+  let member = serverInfo === lastServerInfo ? lastMember : serverInfoMembers.get(serverInfo);
   if (member === undefined) {
     member = `"_meta":{${JSON.stringify(META_SERVER_INFO)}:${JSON.stringify(serverInfo)}}`;
     serverInfoMembers.set(serverInfo, member);
   }
+  lastServerInfo = serverInfo;
+  lastMember = member;
   const json = JSON.stringify(result);
   return json === "{}" ? `{${member}}` : `${json.slice(0, -1)},${member}}`;
 }

@@ -82,6 +82,8 @@ export class McpServer implements SessionHost {
   private readonly notices: ChangeNotices;
   /** The server's capabilities per revision tables, until a feature changes. */
   private capabilityCache = new WeakMap<MessageTables, unknown>();
+  private lastCapabilityTables: MessageTables | undefined;
+  private lastCapabilities: unknown;
   private readonly cacheHint: Required<CacheHint>;
 
   constructor(
@@ -112,7 +114,7 @@ export class McpServer implements SessionHost {
       options.listChanged ?? true,
       options.bus,
       {
-        offerChanged: () => (this.capabilityCache = new WeakMap()),
+        offerChanged: () => this.forgetCapabilities(),
         taskSignal: (message) => this.taskService?.signal(message.taskId, message),
       },
     );
@@ -211,7 +213,7 @@ export class McpServer implements SessionHost {
     }
     for (const [method, handler] of Object.entries(definition.handlers))
       this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
-    this.capabilityCache = new WeakMap();
+    this.forgetCapabilities();
   }
 
   /**
@@ -282,7 +284,7 @@ export class McpServer implements SessionHost {
     // 2025-11-25 only (the method tables say where they exist).
     for (const [method, handler] of Object.entries(methods.core))
       this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
-    this.capabilityCache = new WeakMap();
+    this.forgetCapabilities();
   }
 
   /**
@@ -324,7 +326,7 @@ export class McpServer implements SessionHost {
   }
 
   private featureChanged(feature: Feature): void {
-    this.capabilityCache = new WeakMap(); // what is offered may have changed
+    this.forgetCapabilities(); // what is offered may have changed
     this.notices.featureChanged(feature);
   }
 
@@ -372,6 +374,8 @@ export class McpServer implements SessionHost {
    */
   capabilitiesFor(wire: Pick<Wire, "tables">): unknown {
     const { tables } = wire;
+    // Every per-request request asks, at the same revision almost always: the last answer before the WeakMap's lookup.
+    if (tables === this.lastCapabilityTables) return this.lastCapabilities;
     let capabilities = this.capabilityCache.get(tables);
     if (capabilities === undefined) {
       capabilities = deriveCapabilities(tables, this.offeredMethods(), {
@@ -382,7 +386,16 @@ export class McpServer implements SessionHost {
       });
       this.capabilityCache.set(tables, capabilities);
     }
+    this.lastCapabilityTables = tables;
+    this.lastCapabilities = capabilities;
     return capabilities;
+  }
+
+  /** What is offered changed: every revision's capabilities are derived again on their next use. */
+  private forgetCapabilities(): void {
+    this.capabilityCache = new WeakMap();
+    this.lastCapabilityTables = undefined;
+    this.lastCapabilities = undefined;
   }
 
   /** The server's capabilities in the handler revision's shape. */
