@@ -3,7 +3,7 @@
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
-import { revisionOutput, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
+import { formattedAll, revisionFolder, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
 import { Formatting, formatterPool, formatTypeScript } from "../emit/format.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
@@ -11,6 +11,7 @@ import { extensionOutput } from "../emit/extension-files.js";
 import { selectRevisions, SpecError } from "../lock/lock.js";
 import type { Diagnostic, ExtensionModel, RevisionModel } from "../model/types.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
+import type { CheckCatalog } from "../emit/checks-file.js";
 import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
 
@@ -127,6 +128,8 @@ async function generateAll(
     promise.catch(() => {});
     return promise;
   };
+  // The previous revision's checks, so that each revision imports those it shares (sources are in revision order).
+  let previousChecks: CheckCatalog | undefined;
   for (const source of sources) {
     const revisionStarted = performance.now();
     let model: RevisionModel;
@@ -138,7 +141,9 @@ async function generateAll(
     }
     models.push(model);
     if (options.surface !== undefined) surfaces.push(surfaceOutput(model));
-    const files = revisionOutput(model, formatting); // emits now; formats in the background
+    const folder = revisionFolder(model, previousChecks);
+    previousChecks = folder.checks;
+    const files = formattedAll(folder.files, formatting); // emitted now; formats in the background
     const report: RevisionReport = {
       revision: model.revision,
       methods: model.methods.length,

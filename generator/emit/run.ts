@@ -13,7 +13,8 @@ import { emitRevision, emitRevisionIndex } from "./revision-file.js";
 import { emitRootIndex, type ExtensionEntry } from "./root-index-file.js";
 import { surfaceOf } from "./surface.js";
 import { emitTypes } from "./types-file.js";
-import { emitChecks } from "./checks-file.js";
+import { emitChecks, type CheckCatalog } from "./checks-file.js";
+import { sharedChecks } from "./check-sharing.js";
 import { emitGuards } from "./guards-file.js";
 import { emitValidators } from "./validators-file.js";
 import { fixedExports, typeExportNames } from "./export-names.js";
@@ -27,8 +28,33 @@ export interface GenerationOutput {
   warnings: Diagnostic[];
 }
 
-/** The files of one revision's folder, unformatted. */
+/** The folders of `models`, in revision order, each importing the checks it shares with the one before it. */
+export function revisionFolders(models: readonly RevisionModel[]): GeneratedFile[][] {
+  let previous: CheckCatalog | undefined;
+  return [...models]
+    .sort((a, b) => compareRevisions(a.revision, b.revision))
+    .map((model) => {
+      const folder = revisionFolder(model, previous);
+      previous = folder.checks;
+      return folder.files;
+    });
+}
+
+/** The files of one revision's folder, unformatted (its checks all its own). */
 export function revisionFiles(model: RevisionModel): GeneratedFile[] {
+  return revisionFolder(model).files;
+}
+
+/**
+ * The files of one revision's folder, unformatted, and its check catalog.
+ * With `previous`, the catalog of the revision before it (in revision order,
+ * generated into the same folder), checks the two share are imported from it
+ * (check-sharing.ts).
+ */
+export function revisionFolder(
+  model: RevisionModel,
+  previous?: CheckCatalog,
+): { files: GeneratedFile[]; checks: CheckCatalog } {
   checkNameCollisions(model);
   const header = {
     source: `MCP schema revision ${model.revision}`,
@@ -50,10 +76,13 @@ export function revisionFiles(model: RevisionModel): GeneratedFile[] {
   emitValidators(validators, model, checkEmitter, names);
   const guards = at("guards.ts");
   emitGuards(guards, model, names);
-  checkEmitter.flush(); // last: validators.ts may have asked for more check functions
+  // Last: validators.ts may have asked for more check functions.
+  const catalog = checkEmitter.catalog(model.revision);
+  const shared = previous ? sharedChecks(previous, catalog) : new Set<string>();
+  checkEmitter.flush({ from: `../${previous?.revision}/checks.js`, names: shared });
   const index = at("index.ts");
   emitRevisionIndex(index);
-  return [types, methods, revision, checks, validators, guards, index];
+  return { files: [types, methods, revision, checks, validators, guards, index], checks: catalog };
 }
 
 /** Generates every file for a set of revisions; the root index lists them oldest first. */
@@ -63,7 +92,7 @@ export async function run(
   formatting: Formatting = new Formatting(),
 ): Promise<GenerationOutput> {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
-  const perRevision = await Promise.all(ordered.map((model) => revisionOutput(model, formatting)));
+  const perRevision = await Promise.all(revisionFolders(ordered).map((files) => formattedAll(files, formatting)));
   const shims = await shimsOutput(ordered, overlay, formatting);
   return {
     files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered, [], formatting)],
@@ -131,12 +160,17 @@ export function shimFiles(
   return { files, warnings };
 }
 
-/** The formatted files of one revision's folder. */
+/** The formatted files of one revision's folder (its checks all its own). */
 export async function revisionOutput(
   model: RevisionModel,
   formatting: Formatting = new Formatting(),
 ): Promise<OutputFile[]> {
-  return Promise.all(revisionFiles(model).map((file) => formatted(file, formatting)));
+  return formattedAll(revisionFiles(model), formatting);
+}
+
+/** Files formatted; each starts now, so that they format side by side. */
+export function formattedAll(files: readonly GeneratedFile[], formatting: Formatting): Promise<OutputFile[]> {
+  return Promise.all(files.map((file) => formatted(file, formatting)));
 }
 
 /** The formatted root index.ts listing `models`, oldest first, and the extensions generated beside them. */
