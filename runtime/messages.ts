@@ -77,8 +77,10 @@ function classifyOne(message: unknown, envelope: Envelope): Classification {
     return bad(`jsonrpc must be "${envelope.jsonrpcVersion}"`, "/jsonrpc", known);
   if (id === null) return bad("id must not be null", "/id");
   if (id !== undefined && !isId(id)) return bad("id must be a string or a number", "/id");
-  const hasResult = message["result"] !== undefined;
-  const hasError = message["error"] !== undefined;
+  const result = message["result"];
+  const error = message["error"];
+  const hasResult = result !== undefined;
+  const hasError = error !== undefined;
   if (method !== undefined) {
     if (typeof method !== "string") return bad("method must be a string", "/method", known);
     if (hasResult || hasError)
@@ -90,11 +92,10 @@ function classifyOne(message: unknown, envelope: Envelope): Classification {
   if (hasResult && hasError) return bad("a response must not carry both result and error", "/error", known);
   if (hasResult) {
     if (id === undefined) return bad("a result response must carry the request's id", "/id");
-    if (!isObject(message["result"])) return bad("result must be an object", "/result", known);
+    if (!isObject(result)) return bad("result must be an object", "/result", known);
     return { kind: "result", id: id as RequestId };
   }
   if (hasError) {
-    const error = message["error"];
     if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") {
       return bad("error must be an object with a numeric code and a string message", "/error", known);
     }
