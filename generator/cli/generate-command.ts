@@ -228,12 +228,46 @@ async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSour
     return [await schemaFileSource(io, options.schema, revision)];
   }
   const lock = await readLock(io, options);
-  return pinnedSources(
-    io,
-    options,
-    lock,
-    selectRevisions(lock, options.revisions).map((r) => r.name),
+  const selected = selectRevisions(lock, options.revisions).map((r) => r.name);
+  const names = await withImporters(
+    options.out,
+    lock.revisions.map((r) => r.name),
+    selected,
   );
+  for (const name of names.filter((n) => !selected.includes(n)))
+    if (!options.quiet && !options.json)
+      io.stderr(
+        `generating ${name} too: its checks in ${displayPath(io, options.out)} import those of a revision generated now\n`,
+      );
+  return pinnedSources(io, options, lock, names);
+}
+
+/**
+ * `selected` and every pinned revision in the output folder whose checks.ts
+ * imports the checks of one of them (generator/emit/check-sharing.ts), and
+ * theirs in turn: a revision generated again may change the functions another
+ * one imports, which must then be compared with them again, not left to run
+ * checks of another schema.
+ */
+async function withImporters(out: string, pinned: readonly string[], selected: readonly string[]): Promise<string[]> {
+  const names = new Set(selected);
+  const others = new Map<string, string>();
+  for (const name of pinned) {
+    if (names.has(name)) continue;
+    const bytes = await readOptional(join(out, name, "checks.ts"));
+    if (bytes !== undefined) others.set(name, new TextDecoder().decode(bytes));
+  }
+  for (let added = true; added;) {
+    added = false;
+    for (const [name, text] of others) {
+      if ([...names].some((n) => text.includes(`from "../${n}/checks.js"`))) {
+        names.add(name);
+        others.delete(name);
+        added = true;
+      }
+    }
+  }
+  return [...names];
 }
 
 /** Each folder of the output (a revision's, shims/) is replaced whole; root files are written. */

@@ -67,6 +67,28 @@ describe("generate from the lock", () => {
     ]);
   });
 
+  test("generating a revision again generates the revisions whose checks import its own too, and no other", async () => {
+    const out = tempDir();
+    const surface = tempDir();
+    const generate = (...revisions: string[]) =>
+      main(["generate", "--rev", ...revisions, "--out", out, "--surface", surface], io);
+    let io = captureIo();
+    expect(await generate("2025-11-25", "2026-07-28", "draft")).toBe(0);
+    const draftChecks = join(out, "draft", "checks.ts");
+    expect(readFileSync(draftChecks, "utf8")).toContain(`from "../2026-07-28/checks.js"`);
+    expect(readFileSync(join(out, "2026-07-28", "checks.ts"), "utf8")).not.toContain(`from "../2025-11-25/checks.js"`);
+    appendFileSync(draftChecks, "// left from an earlier generation\n");
+    appendFileSync(join(out, "2025-11-25", "checks.ts"), "// left from an earlier generation\n");
+
+    io = captureIo({ cwd: out });
+    expect(await generate("2026-07-28")).toBe(0);
+    expect(io.err).toContain("generating draft too: its checks in . import those of a revision generated now");
+    expect(io.err).not.toContain("generating 2025-11-25 too");
+    expect(readFileSync(draftChecks, "utf8")).not.toContain("left from an earlier generation");
+    expect(readFileSync(draftChecks, "utf8")).toContain(`from "../2026-07-28/checks.js"`);
+    expect(readFileSync(join(out, "2025-11-25", "checks.ts"), "utf8")).toContain("left from an earlier generation");
+  });
+
   test("--json reports what was generated on stdout and nothing on stderr", async () => {
     const io = captureIo();
     expect(
