@@ -11,7 +11,7 @@ import { extensionOutput } from "../emit/extension-files.js";
 import { selectRevisions, SpecError } from "../lock/lock.js";
 import type { Diagnostic, ExtensionModel, RevisionModel } from "../model/types.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
-import type { CheckCatalog } from "../emit/checks-file.js";
+import type { CheckCatalog } from "../emit/check-functions.js";
 import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
 

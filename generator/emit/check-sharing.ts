@@ -7,7 +7,7 @@
 // module it takes them from, so a revision takes them only where that module
 // is nearly all shared: otherwise it would load an older revision's checks
 // to use a few of them.
-import type { CheckCatalog } from "./checks-file.js";
+import type { CheckCatalog } from "./check-functions.js";
 
 /** The share of the earlier revision's check code that must be the same for the later one to import it. */
 export const SHARING_THRESHOLD = 0.9;

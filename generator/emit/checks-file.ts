@@ -8,16 +8,14 @@
 // "a" | "b", string | null, an alias of those) are tested inline; everything
 // else is a call.
 //
-// A revision may import the checks it shares with the revision before it
-// (check-sharing.ts decides which; catalog() and flush() carry it out).
-import { byCodeUnit } from "../model/order.js";
+// The functions themselves (their registry, imports and printing) are
+// check-functions.ts's; a revision may import those it shares with the
+// revision before it (check-sharing.ts decides which).
 import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
 import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
-import { layoutCheckFunction } from "./check-layout.js";
+import { CheckFunctions, type CheckCatalog } from "./check-functions.js";
 import type { GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
-
-const runtime = "mcpgen/runtime";
 
 /** The check function of a schema type. */
 export const checkName = (type: string): string => `c${type}`;
@@ -31,39 +29,14 @@ interface InlineTest {
 
 type Literal = string | number | boolean;
 
-/** A check function: its doc comment, signature (ending in "{") and body, one statement a line. */
-interface CheckFunction {
-  comment: string;
-  signature: string;
-  body: string[];
-}
-
-/**
- * A revision's check functions as the next revision's emitter compares them:
- * by name, the function's text (pattern constants spelled out) and the check
- * functions it calls.
- */
-export interface CheckCatalog {
-  readonly revision: string;
-  readonly functions: ReadonlyMap<string, { readonly text: string; readonly callees: readonly string[] }>;
-}
-
 /** Property names a plain `object[name]` read would find on Object.prototype. */
 const prototypeNames = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
 
 export class CheckEmitter {
   private readonly index: DeclarationIndex;
-  /** Function name → its parts (null while its body is built), in the order created. */
-  private readonly functions = new Map<string, CheckFunction | null>();
+  private readonly functions: CheckFunctions;
   /** Hint (where an anonymous type stands) → its function's name. */
   private readonly anonymous = new Map<string, string>();
-  private readonly patterns = new Map<string, string>();
-  /** Function name → the check functions its body calls. */
-  private readonly callees = new Map<string, Set<string>>();
-  /** Function name → the runtime names it uses, imported when it is printed. */
-  private readonly runtimeNames = new Map<string, Set<string>>();
-  /** The functions whose bodies are being built, innermost last. */
-  private readonly building: string[] = [];
 
   constructor(
     private readonly model: Pick<RevisionModel, "declarations">,
@@ -76,13 +49,14 @@ export class CheckEmitter {
     private readonly extension?: { readonly own: ReadonlySet<string>; readonly baseChecks: string },
   ) {
     this.index = indexDeclarations(model.declarations);
+    this.functions = new CheckFunctions(file);
   }
 
   /** Emits the check of every declaration (an extension's own), and of every anonymous type they need. */
   emitDeclarations(): void {
     for (const declaration of this.model.declarations) {
       if (this.extension && !this.extension.own.has(declaration.name)) continue;
-      this.declare(checkName(declaration.name), declaration.name, () => this.declarationBody(declaration));
+      this.functions.declare(checkName(declaration.name), declaration.name, () => this.declarationBody(declaration));
     }
   }
 
@@ -90,55 +64,17 @@ export class CheckEmitter {
   private checkOf(type: string): string {
     if (this.extension && !this.extension.own.has(type))
       return this.file.importValue(this.extension.baseChecks, checkName(type));
-    return this.called(checkName(type));
-  }
-
-  /** Records that the function being built calls `name`. */
-  private called(name: string): string {
-    const caller = this.building[this.building.length - 1];
-    if (caller !== undefined) this.callees.get(caller)!.add(name);
-    return name;
+    return this.functions.called(checkName(type));
   }
 
   /** Every function emitted so far, as the next revision's emitter compares them (call before flush). */
   catalog(revision: string): CheckCatalog {
-    const spelled = (text: string) => text.replace(/\bpattern(\d+)\b/g, (name) => this.patternSource(name));
-    const functions = new Map<string, { text: string; callees: readonly string[] }>();
-    for (const [name, fn] of this.functions as Map<string, CheckFunction>) {
-      functions.set(name, {
-        text: spelled([fn.comment, fn.signature, ...fn.body].join("\n")),
-        callees: [...this.callees.get(name)!].sort(byCodeUnit),
-      });
-    }
-    return { revision, functions };
+    return this.functions.catalog(revision);
   }
 
-  /**
-   * Prints everything emitted so far into the file; the functions in `shared`
-   * are imported from that module and exported again instead.
-   */
+  /** Prints everything emitted so far into the file, but the functions in `shared`, which are imported. */
   flush(shared?: { readonly from: string; readonly names: ReadonlySet<string> }): void {
-    const own = [...(this.functions as Map<string, CheckFunction>)].filter(([name]) => !shared?.names.has(name));
-    const used = new Set(own.flatMap(([, { body }]) => body.join("\n").match(/\bpattern\d+\b/g) ?? []));
-    for (const [pattern, name] of [...this.patterns].sort(([a], [b]) => byCodeUnit(a, b))) {
-      if (used.has(name)) this.file.print(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
-    }
-    if (shared && shared.names.size > 0) {
-      const names = [...shared.names].sort(byCodeUnit).map((name) => this.file.importValue(shared.from, name));
-      this.file.print(`export { ${names.join(", ")} };`);
-    }
-    for (const [name] of own) for (const used of this.runtimeNames.get(name)!) this.importRuntime(used);
-    for (const [, { comment, signature, body }] of own) {
-      this.file.print([comment, signature, ...body, "}"].join("\n"), () =>
-        layoutCheckFunction(comment, signature, body),
-      );
-    }
-  }
-
-  private patternSource(name: string): string {
-    for (const [source, constant] of this.patterns)
-      if (constant === name) return `new RegExp(${JSON.stringify(source)}, "u")`;
-    return name;
+    this.functions.flush(shared);
   }
 
   /**
@@ -148,13 +84,15 @@ export class CheckEmitter {
   functionFor(type: TypeNode, hint: string): string {
     if (type.kind === "reference") return this.checkOf(type.name);
     const existing = this.anonymous.get(hint);
-    if (existing) return this.called(existing);
+    if (existing) return this.functions.called(existing);
     let name = `c${hint.replace(/[^\w$]/g, "_")}`;
     for (let n = 2; this.functions.has(name) || this.index.has(name.slice(1)); n++)
       name = `c${hint.replace(/[^\w$]/g, "_")}_${n}`;
     this.anonymous.set(hint, name);
-    this.called(name);
-    this.declare(name, `${hint.replace(/\$/g, ".")}: ${abbreviate(printType(type))}`, () => this.bodyFor(type, hint));
+    this.functions.called(name);
+    this.functions.declare(name, `${hint.replace(/\$/g, ".")}: ${abbreviate(printType(type))}`, () =>
+      this.bodyFor(type, hint),
+    );
     return name;
   }
 
@@ -165,25 +103,6 @@ export class CheckEmitter {
 
   private propertyHint(property: Property & { declaredIn?: string }, owner: string): string {
     return `${property.declaredIn || owner}$${property.name}`;
-  }
-
-  /**
-   * Adds a function. Its slot is taken before the body is built, so that a
-   * declaration is printed before the anonymous functions its body creates.
-   */
-  private declare(name: string, comment: string, body: () => string[]): void {
-    this.functions.set(name, null);
-    this.callees.set(name, new Set());
-    this.runtimeNames.set(name, new Set());
-    this.building.push(name);
-    const failure = this.runtime("Failure");
-    const lines = body();
-    this.building.pop();
-    this.functions.set(name, {
-      comment: `/** ${comment.replace(/\*\//g, "*\\/")} */`,
-      signature: `export function ${name}(v: unknown, f: ${failure} | null): boolean {`,
-      body: lines,
-    });
   }
 
   private declarationBody(declaration: Declaration): string[] {
@@ -621,24 +540,11 @@ export class CheckEmitter {
   }
 
   private pattern(source: string): string {
-    let name = this.patterns.get(source);
-    if (!name) {
-      name = `pattern${this.patterns.size}`;
-      this.patterns.set(source, name);
-    }
-    return name;
+    return this.functions.pattern(source);
   }
 
-  /** A runtime name, imported once a function that uses it is printed. */
   private runtime(name: string): string {
-    const user = this.building[this.building.length - 1];
-    if (user === undefined) return this.importRuntime(name);
-    this.runtimeNames.get(user)!.add(name);
-    return name;
-  }
-
-  private importRuntime(name: string): string {
-    return name === "Failure" ? this.file.importType(runtime, name) : this.file.importValue(runtime, name);
+    return this.functions.runtime(name);
   }
 }
 
