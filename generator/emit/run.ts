@@ -79,8 +79,7 @@ export function revisionFolder(
   emitGuards(guards, model, names);
   // Last: validators.ts may have asked for more check functions.
   const catalog = checkEmitter.catalog(model.revision);
-  const shared = previous ? sharedChecks(previous, catalog) : new Set<string>();
-  checkEmitter.flush({ from: `../${previous?.revision}/checks.js`, names: shared });
+  checkEmitter.flush(previous && { from: `../${previous.revision}/checks.js`, names: sharedChecks(previous, catalog) });
   const index = at("index.ts");
   emitRevisionIndex(index);
   return { files: [types, methods, revision, checks, validators, guards, index], checks: catalog };
