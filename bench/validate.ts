@@ -1,6 +1,7 @@
 // Benchmark: the cost of checking a received MCP message, side by side in one
-// run, as ns/message and as a ratio to JSON.parse alone, each row taking turns
-// with JSON.parse pass by pass over the messages (see inTurns). Rows:
+// run, as ns/message and as a ratio to JSON.parse alone: each row in a process
+// of its own, taking turns with JSON.parse pass by pass over the messages
+// (bench/validate-rows/turns.ts, child.ts). Rows:
 //   JSON.parse                   the floor
 //   JSON.parse + mcpgen          validateMessage of the message's revision (classify, then the method's generated check)
 //   JSON.parse + SDK (zod)       what @modelcontextprotocol/sdk does on receipt: JSONRPCMessageSchema.parse,
@@ -15,18 +16,19 @@
 //
 // Run: npm run bench:validate [-- --quick]
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import * as sdk from "@modelcontextprotocol/sdk/types.js";
-import * as rev20251125 from "mcpgen/2025-11-25";
-import * as rev20260728 from "mcpgen/2026-07-28";
-import * as revDraft from "mcpgen/draft";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
-import { upstreamCorpus, type RevisionModule } from "./upstream-corpus.js";
+import { upstreamCorpus } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
 import { benchOptions, sharedOptions } from "./options.js";
+import { FLOOR, type Row } from "./validate-rows/row.js";
+import { mcpgenRow, methodTables, revisions } from "./validate-rows/mcpgen.js";
+import { sdkRow } from "./validate-rows/sdk.js";
+import { ajvRow } from "./validate-rows/ajv.js";
+import type { RowFigures } from "./validate-rows/turns.js";
+import type { RowJob } from "./validate-rows/child.js";
 
 const options = benchOptions("validate.js", "Parse + validate beside JSON.parse, ajv and the official SDK.", [
   sharedOptions.quick,
@@ -34,97 +36,22 @@ const options = benchOptions("validate.js", "Parse + validate beside JSON.parse,
 const quick = options.has("--quick");
 
 const root = join(import.meta.dirname, "..", "..");
-const revisions: Record<string, RevisionModule> = {
-  "2025-11-25": rev20251125 as unknown as RevisionModule,
-  "2026-07-28": rev20260728 as unknown as RevisionModule,
-  draft: revDraft as unknown as RevisionModule,
-};
 const upstream = ["2026-07-28", "draft"].map((revision) => ({
   revision,
   ...upstreamCorpus(root, revision, revisions[revision]!),
 }));
 const corpus: BenchMessage[] = [...handMade, ...upstream.flatMap((u) => u.messages)];
 
-// --- the SDK, as on receipt -------------------------------------------------
-type ZodLike = { parse(value: unknown): unknown; safeParse(value: unknown): { success: boolean } };
-const sdkSchemas = sdk as unknown as Record<string, ZodLike>;
-/** The SDK's schema for each method's request or notification, and for each request's result. */
-const sdkMessage: Record<string, ZodLike> = {
-  initialize: sdkSchemas["InitializeRequestSchema"]!,
-  "tools/list": sdkSchemas["ListToolsRequestSchema"]!,
-  "tools/call": sdkSchemas["CallToolRequestSchema"]!,
-  "resources/read": sdkSchemas["ReadResourceRequestSchema"]!,
-  "notifications/progress": sdkSchemas["ProgressNotificationSchema"]!,
-  "sampling/createMessage": sdkSchemas["CreateMessageRequestSchema"]!,
-};
-const sdkResult: Record<string, ZodLike> = {
-  initialize: sdkSchemas["InitializeResultSchema"]!,
-  "tools/list": sdkSchemas["ListToolsResultSchema"]!,
-  "tools/call": sdkSchemas["CallToolResultSchema"]!,
-  "resources/read": sdkSchemas["ReadResourceResultSchema"]!,
-};
-
-function sdkReceive(text: string, m: BenchMessage): boolean {
-  try {
-    const message = sdkSchemas["JSONRPCMessageSchema"]!.parse(JSON.parse(text)) as Record<string, unknown>;
-    if ("method" in message) sdkMessage[message["method"] as string]!.parse(message);
-    else if ("result" in message) return sdkResult[m.requestMethod!]!.safeParse(message["result"]).success;
-    return true;
-  } catch {
-    return false; // the SDK throws on invalid messages
-  }
-}
-
-// --- ajv from schema.json, per revision ----------------------------------------
-type AjvCheck = ((value: unknown) => boolean) | undefined;
-const ajvOf = new Map<string, { envelope: AjvCheck; type(name: string | null | undefined): AjvCheck }>();
-for (const revision of Object.keys(revisions)) {
-  const schemaJson = JSON.parse(readFileSync(join(root, "spec", revision, "schema.json"), "utf8"));
-  const ajv = new Ajv2020({ strict: false, formats: { uri: true, "uri-template": true } });
-  (addFormats as unknown as (a: Ajv2020, f: string[]) => void)(ajv, ["byte"]);
-  ajv.addSchema(schemaJson, "mcp");
-  const compiled = new Map<string, AjvCheck>();
-  const type = (name: string | null | undefined): AjvCheck => {
-    if (!name) return undefined;
-    if (!compiled.has(name)) compiled.set(name, ajv.getSchema(`mcp#/$defs/${name}`) as AjvCheck);
-    return compiled.get(name);
-  };
-  ajvOf.set(revision, { envelope: type("JSONRPCMessage"), type });
-}
-interface MethodTypes {
-  type?: string;
-  result?: string | null;
-  resultResponse?: string | null;
-}
-
-function ajvReceive(text: string, m: BenchMessage): boolean {
-  const message = JSON.parse(text) as Record<string, unknown>;
-  const ajv = ajvOf.get(m.revision)!;
-  if (!ajv.envelope!(message)) return false;
-  const methods = revisions[m.revision]!.methods as Record<string, MethodTypes>;
-  if (typeof message["method"] === "string") return ajv.type(methods[message["method"]]?.type)?.(message) === true;
-  if ("result" in message) {
-    // The response type where there is one: its result may be a union (2026-07-28: X | InputRequiredResult).
-    const entry = methods[m.requestMethod!];
-    const response = ajv.type(entry?.resultResponse);
-    return response ? response(message) : ajv.type(entry?.result)?.(message["result"]) === true;
-  }
-  return true;
-}
-
 // --- rows ---------------------------------------------------------------------
-interface Row {
-  name: string;
-  receive(text: string, m: BenchMessage): boolean;
-}
-
-const FLOOR: Row = { name: "JSON.parse", receive: (text) => JSON.parse(text) !== undefined };
-const MCPGEN: Row = {
-  name: "JSON.parse + mcpgen",
-  receive: (text, m) => revisions[m.revision]!.validateMessage(JSON.parse(text), m.requestMethod).result.valid,
-};
-const SDK: Row = { name: "JSON.parse + SDK (zod)", receive: sdkReceive };
-const AJV: Row = { name: "JSON.parse + ajv", receive: ajvReceive };
+const MCPGEN = mcpgenRow();
+const SDK = sdkRow();
+const AJV = ajvRow(root, methodTables());
+/** Each row's name as bench/validate-rows/child.ts knows it. */
+const ROW_IDS = new Map<Row, RowJob["row"]>([
+  [MCPGEN, "mcpgen"],
+  [SDK, "sdk"],
+  [AJV, "ajv"],
+]);
 
 /**
  * Every message's expected verdict against mcpgen's (a disagreement stops the
@@ -167,37 +94,27 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Nanoseconds one row takes for one pass over the messages. */
-function pass(row: Row, messages: readonly BenchMessage[]): number {
-  let sink = 0;
-  const start = process.hrtime.bigint();
-  for (const m of messages) if (row.receive(m.text, m)) sink++;
-  const ns = Number(process.hrtime.bigint() - start);
-  if (sink === -1) console.log("unreachable");
-  return ns;
-}
+const jobs = mkdtempSync(join(tmpdir(), "mcpgen-bench-validate-"));
+process.on("exit", () => rmSync(jobs, { recursive: true, force: true }));
 
-/**
- * Two rows' passes over the messages taken in turn (one pass of each, again
- * and again) for about `ms`: each row's total nanoseconds and the number of
- * passes. Taking turns pass by pass (~1 ms each) puts a row and the floor under
- * the same machine: on this machine kind another tenant's load moves a row's
- * speed by a fifth within seconds, and rows timed one after the other for
- * 150 ms each gave ratios that scattered by ±0.3 from round to round. Only the
- * floor takes turns with a row: a third row in between (ajv's compiled code)
- * would evict the row's code and data from the caches before each pass.
- */
-function inTurns(pair: readonly [Row, Row], messages: readonly BenchMessage[], ms: number): [number, number, number] {
-  let first = 0;
-  let second = 0;
-  let passes = 0;
-  const deadline = performance.now() + ms;
-  do {
-    first += pass(pair[0], messages);
-    second += pass(pair[1], messages);
-    passes++;
-  } while (performance.now() < deadline);
-  return [first, second, passes];
+/** One row timed beside JSON.parse in a child process of its own (bench/validate-rows/child.ts). */
+function timeInChild(row: Row, messages: readonly BenchMessage[], rounds: number, budgetMs: number): RowFigures {
+  const job: RowJob = {
+    row: ROW_IDS.get(row)!,
+    root,
+    methodTables: methodTables(),
+    messages: [...messages],
+    rounds,
+    budgetMs,
+    warmUpMs,
+  };
+  const file = join(jobs, `${job.row}.json`);
+  writeFileSync(file, JSON.stringify(job));
+  const out = execFileSync(process.execPath, [join(import.meta.dirname, "validate-rows", "child.js"), file], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(out) as RowFigures;
 }
 
 function table(
@@ -207,29 +124,9 @@ function table(
   rounds: number,
   budgetMs: number,
 ): Map<string, number> {
-  // Per row: its ns/message, JSON.parse's in the same turns, and the ratio, one of each per round.
-  const figures = new Map(
-    rows.map((row) => [row.name, { ns: [] as number[], floorNs: [] as number[], ratios: [] as number[] }]),
-  );
-  // Warm-up until V8's optimizing compiler has compiled what the messages run: a check that runs once
-  // per pass is optimized only after ~1,000 passes, and before that runs as baseline code.
-  for (const row of rows) inTurns([FLOOR, row], messages, warmUpMs / rows.length);
-  for (let round = 0; round < rounds; round++) {
-    // Rotate the order each round so that no row always runs first or last, and alternate which of a pair goes first.
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[(i + round) % rows.length]!;
-      const [floor, ours, passes] =
-        round % 2 === 0
-          ? inTurns([FLOOR, row], messages, budgetMs * 2)
-          : (([a, b, n]) => [b, a, n] as const)(inTurns([row, FLOOR], messages, budgetMs * 2));
-      const f = figures.get(row.name)!;
-      f.ns.push(ours / (passes * messages.length));
-      f.floorNs.push(floor / (passes * messages.length));
-      f.ratios.push(ours / floor);
-    }
-  }
+  const figures = new Map(rows.map((row) => [row.name, timeInChild(row, messages, rounds, budgetMs)]));
   console.log(
-    `\n${title} (${messages.length} messages, ${rounds} rounds, each row taking turns with JSON.parse pass by pass; median ns/message, JSON.parse's in the same turns, the median of per-round ratios and their range)`,
+    `\n${title} (${messages.length} messages, ${rounds} rounds; each row in a process of its own, taking turns with JSON.parse pass by pass; median ns/message, JSON.parse's in the same turns, the median of per-round ratios and their range)`,
   );
   console.log(
     `${"row".padEnd(26)} ${"ns/message".padStart(11)} ${"JSON.parse".padStart(11)} ${"× JSON.parse".padStart(13)}  ${"range".padStart(11)}`,
@@ -276,7 +173,7 @@ function ajvCompileTime(runs: number): number {
 
 const rounds = quick ? 3 : 15;
 const budget = quick ? 50 : 150;
-const warmUpMs = quick ? 300 : 6000;
+const warmUpMs = quick ? 300 : 4000;
 console.log(`mcpgen validation benchmark; node ${process.version}; ${quick ? "quick" : "full"} run`);
 for (const u of upstream)
   console.log(

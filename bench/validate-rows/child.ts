@@ -1,0 +1,28 @@
+// One row of bench/validate, timed in a process of its own: only that row's
+// library is loaded beside the corpus, as in a server that uses it. Measured in
+// one process with ajv, its schemas and the SDK loaded too (unused), mcpgen's
+// ratio read 0.03-0.05 higher. Run by bench/validate.ts with a job file; prints
+// the figures as JSON.
+import { readFileSync } from "node:fs";
+import type { BenchMessage } from "../corpus.js";
+import type { MethodTables, Row } from "./row.js";
+import { timeRow } from "./turns.js";
+
+export interface RowJob {
+  row: "mcpgen" | "sdk" | "ajv";
+  root: string;
+  methodTables: MethodTables;
+  messages: BenchMessage[];
+  rounds: number;
+  budgetMs: number;
+  warmUpMs: number;
+}
+
+const job = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as RowJob;
+const row: Row =
+  job.row === "mcpgen"
+    ? (await import("./mcpgen.js")).mcpgenRow()
+    : job.row === "sdk"
+      ? (await import("./sdk.js")).sdkRow()
+      : (await import("./ajv.js")).ajvRow(job.root, job.methodTables);
+process.stdout.write(JSON.stringify(timeRow(row, job.messages, job.rounds, job.budgetMs, job.warmUpMs)));
