@@ -51,6 +51,7 @@ import { join } from "node:path";
 import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
+import { printTable } from "./table.js";
 import { targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
@@ -101,12 +102,6 @@ const allTargets: { name: string; script: string; args: string[]; mode: Mode }[]
 ];
 /** The floor each mode's rows are compared with. */
 const floors: Record<Mode, string> = { legacy: "floor (node:http)", "per-request": "floor, per-request body" };
-/** Prints a table: the first column left-aligned, the others right-aligned, each as wide as its widest cell. */
-function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows])
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
-}
 
 const countInstructions = options.has("--instructions");
 const targets = allTargets.filter(

@@ -54,10 +54,11 @@ export function instructionsOf(nodeArgs: readonly string[], drive: (url: string)
  * seeds, its compiler and collector threads), for counting a start: single-
  * threaded, a Node 20 process's own start costs ~65 million instructions
  * more (~120 million to a bare script's first answer; 188 single-threaded).
+ * A child still running after `timeoutMs` (10 minutes unless given) is killed.
  */
 export function instructionsOfScript(
   nodeArgs: readonly string[],
-  { input, asStarted = false }: { input?: string; asStarted?: boolean } = {},
+  { input, asStarted = false, timeoutMs = 600_000 }: { input?: string; asStarted?: boolean; timeoutMs?: number } = {},
 ): Promise<number> {
   return underCallgrind(
     [...(asStarted ? [] : ["--single-threaded", "--random-seed=7", "--hash-seed=7"]), ...nodeArgs],
@@ -65,7 +66,7 @@ export function instructionsOfScript(
       child.stdout!.resume();
       if (input !== undefined) child.stdin!.write(input);
       // A child that never exits (a server that never answers) would hold the run forever.
-      const killer = setTimeout(() => child.kill("SIGKILL"), 600_000);
+      const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
       const code = await exited;
       clearTimeout(killer);
       child.stdin?.destroy();

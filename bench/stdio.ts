@@ -46,6 +46,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
 import { instructionsOfScript } from "./instructions.js";
+import { printTable } from "./table.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
@@ -402,13 +403,6 @@ const summary = targets.map((t) => {
   };
 });
 const ratio = (value: number) => `${value.toFixed(2)}×`;
-
-/** A header and rows, the first column left-aligned, the others right-aligned. */
-function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows])
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
-}
 
 console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +

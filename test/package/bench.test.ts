@@ -157,6 +157,19 @@ test("bench/http --instructions (quick mode) counts each floor's and mcpgen row'
   for (const { k } of counts.values()) expect(k).toBeGreaterThan(20);
 }, 420_000);
 
+test("bench/validate --instructions (quick mode) counts JSON.parse's and mcpgen's instructions per message", () => {
+  // Four children under valgrind per set of messages, two at a time.
+  const stdout = quickRun("validate", ["--instructions"], 400_000);
+  const [valid, invalid] = stdout.split(/^invalid messages \(\d+\)$/m);
+  expect(invalid).toBeDefined();
+  for (const part of [valid!, invalid!]) {
+    const counts = instructionCounts(part, ["JSON.parse", "JSON.parse + mcpgen"]);
+    // Parsing a message is a thousand instructions at least, and checking it adds to that.
+    expect(counts.get("JSON.parse")!.k).toBeGreaterThan(1);
+    expect(counts.get("JSON.parse + mcpgen")!.k).toBeGreaterThan(counts.get("JSON.parse")!.k);
+  }
+}, 420_000);
+
 test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call, and each row's cold start", () => {
   const stdout = quickRun("stdio", ["--instructions", "--only", "mcpgen"], 400_000);
   const [perCall, coldStart] = stdout.split(/^cold start in instructions: .*$/m);
