@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseCallgrind, parsePerfMap, type CallgrindProfile } from "./callgrind-profile.js";
 
 /**
  * Runs `node ...nodeArgs` under callgrind, hands the URL the child prints
@@ -76,10 +77,50 @@ export function instructionsOfScript(
   );
 }
 
+/**
+ * Runs `node ...nodeArgs` under callgrind with its cache and branch simulation
+ * (V8 single-threaded, seeds pinned, as instructionsOfScript) and V8's perf
+ * map, to its end, and returns the self costs of every function, JIT code
+ * named from the perf map (callgrind-profile.ts). Several times slower than
+ * counting instructions alone.
+ */
+export async function profileOfScript(
+  nodeArgs: readonly string[],
+  { timeoutMs = 600_000 }: { timeoutMs?: number } = {},
+): Promise<CallgrindProfile> {
+  let profile: CallgrindProfile | undefined;
+  await underCallgrind(
+    ["--single-threaded", "--random-seed=7", "--hash-seed=7", "--perf-basic-prof", ...nodeArgs],
+    async (child, exited) => {
+      child.stdout!.resume();
+      const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      const code = await exited;
+      clearTimeout(killer);
+      if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
+    },
+    false,
+    ["--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes"],
+    (files) => {
+      if (files.length !== 1) throw new Error(`callgrind wrote ${files.length} outputs, expected one`);
+      // The file is callgrind.out.<pid>; V8 (Node 20) writes its perf map to /tmp/perf-<pid>.map, a fixed path.
+      const pid = /\.(\d+)$/.exec(files[0]!)![1];
+      const perfMapFile = `/tmp/perf-${pid}.map`;
+      try {
+        profile = parseCallgrind(readFileSync(files[0]!, "utf8"), parsePerfMap(readFileSync(perfMapFile, "utf8")));
+      } finally {
+        rmSync(perfMapFile, { force: true });
+      }
+    },
+  );
+  return profile!;
+}
+
 async function underCallgrind(
   nodeArgs: readonly string[],
   run: (child: ChildProcess, exited: Promise<number | null>) => Promise<void>,
   withStdin = false,
+  valgrindArgs: readonly string[] = [],
+  read?: (files: string[]) => void,
 ): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-callgrind-"));
   try {
@@ -88,7 +129,13 @@ async function underCallgrind(
     delete env["NODE_EXTRA_CA_CERTS"];
     const child = spawn(
       "valgrind",
-      ["--tool=callgrind", `--callgrind-out-file=${join(dir, "callgrind.out.%p")}`, process.execPath, ...nodeArgs],
+      [
+        "--tool=callgrind",
+        ...valgrindArgs,
+        `--callgrind-out-file=${join(dir, "callgrind.out.%p")}`,
+        process.execPath,
+        ...nodeArgs,
+      ],
       { stdio: [withStdin ? "pipe" : "ignore", "pipe", "ignore"], env },
     );
     const exited = new Promise<number | null>((resolve, reject) => {
@@ -102,6 +149,7 @@ async function underCallgrind(
       child.once("exit", resolve);
     });
     await run(child, exited);
+    read?.(readdirSync(dir).map((file) => join(dir, file)));
     let total = 0;
     for (const file of readdirSync(dir)) {
       const summary = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), "utf8"));

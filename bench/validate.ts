@@ -17,8 +17,13 @@
 // With --instructions, instead of the timed tables: each row's instructions
 // per message under callgrind (bench/instructions.ts) once V8 has compiled the
 // checks, beside JSON.parse's: what the host's load does not move (~20 minutes).
+// With --cache, instead: the same windows under callgrind's cache and branch
+// simulation, the costs of the valid messages split by area (the parser, V8's
+// runtime and builtins, mcpgen's runtime, the generated checks, the bench's
+// loop) and mcpgen's functions named (bench/callgrind-profile.ts): where the
+// time that the instruction count misses goes (~15 minutes).
 //
-// Run: npm run bench:validate [-- --quick] [--instructions]
+// Run: npm run bench:validate [-- --quick] [--instructions | --cache]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +31,8 @@ import { join } from "node:path";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
-import { instructionsOfScript } from "./instructions.js";
+import { instructionsOfScript, profileOfScript } from "./instructions.js";
+import { AREAS, byArea, difference, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { benchOptions, sharedOptions } from "./options.js";
 import { FLOOR, type Row } from "./validate-rows/row.js";
@@ -41,6 +47,10 @@ const options = benchOptions("validate.js", "Parse + validate beside JSON.parse,
   {
     name: "--instructions",
     help: "instead of the timed tables: instructions per message under callgrind, after V8 has compiled the checks",
+  },
+  {
+    name: "--cache",
+    help: "instead of the timed tables: where JSON.parse's and mcpgen's instructions and cache misses go, by area (callgrind's cache simulation, ~15 minutes)",
   },
 ]);
 const quick = options.has("--quick");
@@ -257,6 +267,59 @@ if (options.has("--instructions")) {
   console.log(
     `\nCounted, not timed: issue #14's targets are timed ratios (the tables without --instructions); a count leaves out ` +
       `what the host's caches and other tenants add to a row's time.`,
+  );
+  process.exit(0);
+}
+if (options.has("--cache")) {
+  // The same windows as --instructions (quick: a few passes, for the tests), both rows' two runs at once.
+  const warm = quick ? 5 : 2000;
+  const measured = quick ? 5 : 300;
+  const events = ["Ir", "I1mr", "D1mr", "Bcm"];
+  const profiles = new Map<Row, CallgrindProfile>();
+  await Promise.all(
+    [FLOOR, MCPGEN].map(async (row) => {
+      const [base, full] = await Promise.all(
+        [warm, warm + measured].map((passes) =>
+          profileOfScript([childScript, jobFile(row, valid, { passes })], { timeoutMs: 3_600_000 }),
+        ),
+      );
+      profiles.set(row, difference(base!, full!, measured * valid.length));
+    }),
+  );
+  const floor = byArea(profiles.get(FLOOR)!, events);
+  const ours = byArea(profiles.get(MCPGEN)!, events);
+  console.log(
+    `\nWhere the valid messages' cost goes, per message (${valid.length} messages; callgrind's cache and branch ` +
+      `simulation, V8 single-threaded, seeds pinned; passes ${warm}–${warm + measured} of each row's own process; ` +
+      `JIT code named from V8's perf map${quick ? "; quick: V8 has not optimized the checks yet" : ""}). ` +
+      `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles; the parser's misses are the ones mcpgen's code causes by evicting it.`,
+  );
+  const cell = (value: number) => (Math.abs(value) < 0.05 ? "0" : value.toFixed(Math.abs(value) >= 100 ? 0 : 1));
+  printTable(
+    ["area", "instructions: JSON.parse", "+ mcpgen", "L1i misses: JSON.parse", "+ mcpgen"],
+    [...AREAS, "total" as const].map((area) => [
+      area,
+      cell(floor.get(area)![0]!),
+      cell(ours.get(area)![0]!),
+      cell(floor.get(area)![1]!),
+      cell(ours.get(area)![1]!),
+    ]),
+  );
+  const total = (sums: Map<string, number[]>, i: number) => sums.get("total")![i]!;
+  console.log(
+    `\nL1 data-cache read misses ${cell(total(floor, 2))} and ${cell(total(ours, 2))}; mispredicted conditional branches ` +
+      `${cell(total(floor, 3))} and ${cell(total(ours, 3))} (JSON.parse, + mcpgen).`,
+  );
+  console.log(`\nmcpgen's functions with the most L1 instruction-cache misses a message:`);
+  const ir = profiles.get(MCPGEN)!.events.indexOf("Ir");
+  const i1 = profiles.get(MCPGEN)!.events.indexOf("I1mr");
+  const top = [...profiles.get(MCPGEN)!.byFunction]
+    .filter(([name]) => !name.startsWith("v8::") && !/^[a-z_]/.test(name))
+    .sort(([, a], [, b]) => b[i1]! - a[i1]!)
+    .slice(0, 12);
+  printTable(
+    ["function", "instructions", "L1i misses"],
+    top.map(([name, costs]) => [name.replace(/ file:\/\/\S*?\/dist\//, " "), cell(costs[ir]!), cell(costs[i1]!)]),
   );
   process.exit(0);
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
 import { leastSquares, pairedRatio } from "../../bench/targets.js";
+import { AREAS } from "../../bench/callgrind-profile.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
 function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
@@ -168,6 +169,29 @@ test("bench/validate --instructions (quick mode) counts JSON.parse's and mcpgen'
     expect(counts.get("JSON.parse")!.k).toBeGreaterThan(1);
     expect(counts.get("JSON.parse + mcpgen")!.k).toBeGreaterThan(counts.get("JSON.parse")!.k);
   }
+}, 420_000);
+
+test("bench/validate --cache (quick mode) splits JSON.parse's and mcpgen's costs by area, and names mcpgen's functions", () => {
+  // Four children under valgrind's cache simulation, two runs of each row.
+  const stdout = quickRun("validate", ["--cache"], 400_000);
+  const areas = new Map(
+    [...stdout.matchAll(/^(.+?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?)$/gm)].map((m) => [
+      m[1]!,
+      { floorIr: Number(m[2]), oursIr: Number(m[3]), floorI1: Number(m[4]), oursI1: Number(m[5]) },
+    ]),
+  );
+  // Every area, in the order bench/callgrind-profile.ts declares them, then the total.
+  expect([...areas.keys()]).toEqual([...AREAS, "total"]);
+  // Both rows parse the same messages; only the mcpgen row runs mcpgen's code, which the perf map names.
+  const parser = areas.get("JSON.parse: V8's JSON parser")!;
+  expect(parser.floorIr).toBeGreaterThan(1000);
+  expect(Math.abs(parser.oursIr - parser.floorIr) / parser.floorIr).toBeLessThan(0.05);
+  for (const area of ["mcpgen runtime (dist/runtime)", "generated checks and validators"]) {
+    expect(areas.get(area)!.floorIr).toBe(0);
+    expect(areas.get(area)!.oursIr).toBeGreaterThan(10);
+  }
+  expect(areas.get("total")!.oursIr).toBeGreaterThan(areas.get("total")!.floorIr);
+  expect(stdout).toMatch(/^JS:\S+ (runtime|generated)\/\S+ +\d/m);
 }, 420_000);
 
 test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call, and each row's cold start", () => {
