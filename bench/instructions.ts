@@ -90,7 +90,8 @@ export async function profileOfScript(
 ): Promise<CallgrindProfile> {
   let profile: CallgrindProfile | undefined;
   await underCallgrind(
-    ["--single-threaded", "--random-seed=7", "--hash-seed=7", "--perf-basic-prof", ...nodeArgs],
+    // --perf-basic-prof also turns V8's event log on, which would leave an isolate-*-v8.log in the working directory.
+    ["--single-threaded", "--random-seed=7", "--hash-seed=7", "--perf-basic-prof", "--logfile=/dev/null", ...nodeArgs],
     async (child, exited) => {
       child.stdout!.resume();
       const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);

@@ -2,7 +2,7 @@
 // figures themselves are for the README, not asserted (this machine is shared
 // and noisy).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
@@ -192,6 +192,8 @@ test("bench/validate --cache (quick mode) splits JSON.parse's and mcpgen's costs
   }
   expect(areas.get("total")!.oursIr).toBeGreaterThan(areas.get("total")!.floorIr);
   expect(stdout).toMatch(/^JS:\S+ (runtime|generated)\/\S+ +\d/m);
+  // The perf map V8 writes for the names is removed, and its event log (which --perf-basic-prof turns on) never written.
+  expect(readdirSync(projectRoot).filter((file) => /^isolate-.*\.log$/.test(file))).toEqual([]);
 }, 420_000);
 
 test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call, and each row's cold start", () => {
