@@ -97,26 +97,35 @@ function compressedName(spec: string, names: Map<string, string>): string {
   return names.get(match[1]!) ?? spec;
 }
 
-/** The areas a validation profile is summed into, in the order they print. */
+/** The areas a profile is summed into, in the order they print. */
 export const AREAS = [
   "JSON.parse: V8's JSON parser",
   "V8 runtime (objects, strings, maps, GC)",
   "libc, Node and other native code",
   "V8 builtins (property-load stubs, calls, Map)",
-  "mcpgen runtime (dist/runtime)",
-  "generated checks and validators",
-  "the bench's own loop (bench/)",
+  "mcpgen runtime",
+  "generated checks, validators and shims",
+  "Node's JavaScript (streams, buffers)",
+  "the bench's own code (driver, handlers, loop)",
   "V8's optimizing compiler",
   "other JavaScript, stubs and unnamed code",
 ] as const;
 export type Area = (typeof AREAS)[number];
 
-/** Which area a function's costs belong to, by its name (a native symbol or a perf-map name). */
+/**
+ * Which area a function's costs belong to, by its name (a native symbol or a
+ * perf-map name). mcpgen's JavaScript is told apart by path: dist/ in the
+ * checkout (tsc's output) or the installed package's bundle (dist/chunks/,
+ * whose shims-* chunks are generated); a bench script by its folder or, run
+ * from an installed project (bench/installed.ts), by that project's folder.
+ */
 export function areaOf(name: string): Area {
   if (/^JS:/.test(name)) {
-    if (/\/generated\//.test(name)) return "generated checks and validators";
-    if (/\/(dist|mcpgen)\/runtime\//.test(name)) return "mcpgen runtime (dist/runtime)";
-    if (/\/bench\//.test(name)) return "the bench's own loop (bench/)";
+    if (/\/generated\/|\/chunks\/shims-/.test(name)) return "generated checks, validators and shims";
+    if (/\/dist\/(runtime|chunks)\//.test(name)) return "mcpgen runtime";
+    if (/\/bench\/|\/mcpgen-bench-installed-[^/]+\/[^/]+\.js/.test(name))
+      return "the bench's own code (driver, handlers, loop)";
+    if (/ node:/.test(name)) return "Node's JavaScript (streams, buffers)";
     return "other JavaScript, stubs and unnamed code";
   }
   if (/JsonParse|JsonParser/.test(name)) return "JSON.parse: V8's JSON parser";
@@ -174,4 +183,42 @@ export function byArea(profile: CallgrindProfile, events: readonly string[]): Ma
     }
   }
   return sums;
+}
+
+const figure = (value: number) => (Math.abs(value) < 0.05 ? "0" : value.toFixed(Math.abs(value) >= 100 ? 0 : 1));
+
+/**
+ * A table's rows, an area a row (and the total): the instructions and L1
+ * instruction-cache misses per unit of each profile side by side.
+ */
+export function areaRows(floor: CallgrindProfile, ours: CallgrindProfile): string[][] {
+  const a = byArea(floor, ["Ir", "I1mr"]);
+  const b = byArea(ours, ["Ir", "I1mr"]);
+  return [...AREAS, "total" as const].map((area) => [
+    area,
+    figure(a.get(area)![0]!),
+    figure(b.get(area)![0]!),
+    figure(a.get(area)![1]!),
+    figure(b.get(area)![1]!),
+  ]);
+}
+
+/** Two profiles' totals of an event, as printed. */
+export function totals(event: string, ...profiles: CallgrindProfile[]): string[] {
+  return profiles.map((profile) => figure(byArea(profile, [event]).get("total")![0]!));
+}
+
+/**
+ * The JavaScript and V8 builtins (what the program's own code runs, not the
+ * native code under it) with the most L1 instruction-cache misses: name with
+ * its path from dist/ on, instructions, misses.
+ */
+export function topFunctions(profile: CallgrindProfile, count: number): string[][] {
+  const ir = profile.events.indexOf("Ir");
+  const i1 = profile.events.indexOf("I1mr");
+  return [...profile.byFunction]
+    .filter(([name]) => name.startsWith("JS:") || name.startsWith("Builtins_"))
+    .sort(([, a], [, b]) => b[i1]! - a[i1]!)
+    .slice(0, count)
+    .map(([name, costs]) => [name.replace(/ file:\/\/\S*?\/dist\//, " "), figure(costs[ir]!), figure(costs[i1]!)]);
 }

@@ -42,10 +42,13 @@
 //   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
 //               within ~1% on a busy machine where the times above move by ±20%, and each row's cold
 //               start counted the same way (a process's start to its first answer; within a few percent)
+//   --cache     instead: the in-process rows under callgrind's cache simulation, each mcpgen row's instructions
+//               and L1 instruction-cache misses per call beside its floor's, by area (bench/callgrind-profile.ts)
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
-import { instructionsOfScript } from "./instructions.js";
+import { instructionsOfScript, profileOfScript } from "./instructions.js";
+import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
@@ -61,6 +64,10 @@ const options = benchOptions(
     {
       name: "--instructions",
       help: "instead of timed rounds: instructions per call in process, and to each row's first answer, under callgrind",
+    },
+    {
+      name: "--cache",
+      help: "instead of timed rounds: where the in-process rows' instructions and instruction-cache misses go, by area (callgrind's cache simulation, ~15 minutes)",
     },
   ],
 );
@@ -135,6 +142,44 @@ const PER_REQUEST_META = JSON.stringify({
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
 });
+
+if (options.has("--cache")) {
+  // The --instructions windows under callgrind's cache simulation, each mcpgen row beside its floor: the
+  // timed ratios move with more than the instruction count (bench/RESULTS.md), and this shows what.
+  const warm = quick ? 640 : 20_000;
+  const calls = quick ? 640 : 20_000;
+  const rows = inProcessRows.filter((row) => row.name !== "SDK");
+  const profiles = new Map<string, CallgrindProfile>();
+  await Promise.all(
+    rows.map(async (row) => {
+      const [base, full] = await Promise.all(
+        [0, calls].map((measured) =>
+          profileOfScript(["--expose-gc", join(row.dir, "in-process.js"), row.row, String(measured), String(warm)], {
+            timeoutMs: 3_600_000,
+          }),
+        ),
+      );
+      profiles.set(row.name, difference(base!, full!, calls));
+    }),
+  );
+  for (const row of rows.filter((r) => r.name !== r.floor)) {
+    const floor = profiles.get(row.floor)!;
+    const ours = profiles.get(row.name)!;
+    console.log(
+      `\n${row.name} beside ${row.floor}: tools/call in process (64 in flight), per call (${calls} calls after ${warm}; ` +
+        `callgrind's cache and branch simulation, V8 single-threaded, seeds pinned; JIT code named from V8's perf map). ` +
+        `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles.\n`,
+    );
+    printTable(["area", `instructions: ${row.floor}`, row.name, "L1i misses: floor", row.name], areaRows(floor, ours));
+    console.log(
+      `\nL1 data-cache read misses ${totals("D1mr", floor, ours).join(" and ")}; mispredicted conditional branches ` +
+        `${totals("Bcm", floor, ours).join(" and ")} (${row.floor}, ${row.name}).`,
+    );
+    console.log(`\nThe JavaScript and builtins with the most L1 instruction-cache misses a call, ${row.name}:`);
+    printTable(["function", "instructions", "L1i misses"], topFunctions(ours, 15));
+  }
+  process.exit(0);
+}
 
 if (options.has("--instructions")) {
   // The in-process rows' own work per call in instructions (callgrind; bench/instructions.ts), which

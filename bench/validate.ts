@@ -32,7 +32,7 @@ import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
 import { instructionsOfScript, profileOfScript } from "./instructions.js";
-import { AREAS, byArea, difference, type CallgrindProfile } from "./callgrind-profile.js";
+import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { benchOptions, sharedOptions } from "./options.js";
 import { FLOOR, type Row } from "./validate-rows/row.js";
@@ -274,7 +274,6 @@ if (options.has("--cache")) {
   // The same windows as --instructions (quick: a few passes, for the tests), both rows' two runs at once.
   const warm = quick ? 5 : 2000;
   const measured = quick ? 5 : 300;
-  const events = ["Ir", "I1mr", "D1mr", "Bcm"];
   const profiles = new Map<Row, CallgrindProfile>();
   await Promise.all(
     [FLOOR, MCPGEN].map(async (row) => {
@@ -286,41 +285,24 @@ if (options.has("--cache")) {
       profiles.set(row, difference(base!, full!, measured * valid.length));
     }),
   );
-  const floor = byArea(profiles.get(FLOOR)!, events);
-  const ours = byArea(profiles.get(MCPGEN)!, events);
+  const floor = profiles.get(FLOOR)!;
+  const ours = profiles.get(MCPGEN)!;
   console.log(
     `\nWhere the valid messages' cost goes, per message (${valid.length} messages; callgrind's cache and branch ` +
       `simulation, V8 single-threaded, seeds pinned; passes ${warm}–${warm + measured} of each row's own process; ` +
       `JIT code named from V8's perf map${quick ? "; quick: V8 has not optimized the checks yet" : ""}). ` +
-      `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles; the parser's misses are the ones mcpgen's code causes by evicting it.`,
+      `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles.`,
   );
-  const cell = (value: number) => (Math.abs(value) < 0.05 ? "0" : value.toFixed(Math.abs(value) >= 100 ? 0 : 1));
   printTable(
     ["area", "instructions: JSON.parse", "+ mcpgen", "L1i misses: JSON.parse", "+ mcpgen"],
-    [...AREAS, "total" as const].map((area) => [
-      area,
-      cell(floor.get(area)![0]!),
-      cell(ours.get(area)![0]!),
-      cell(floor.get(area)![1]!),
-      cell(ours.get(area)![1]!),
-    ]),
+    areaRows(floor, ours),
   );
-  const total = (sums: Map<string, number[]>, i: number) => sums.get("total")![i]!;
   console.log(
-    `\nL1 data-cache read misses ${cell(total(floor, 2))} and ${cell(total(ours, 2))}; mispredicted conditional branches ` +
-      `${cell(total(floor, 3))} and ${cell(total(ours, 3))} (JSON.parse, + mcpgen).`,
+    `\nL1 data-cache read misses ${totals("D1mr", floor, ours).join(" and ")}; mispredicted conditional branches ` +
+      `${totals("Bcm", floor, ours).join(" and ")} (JSON.parse, + mcpgen).`,
   );
-  console.log(`\nmcpgen's functions with the most L1 instruction-cache misses a message:`);
-  const ir = profiles.get(MCPGEN)!.events.indexOf("Ir");
-  const i1 = profiles.get(MCPGEN)!.events.indexOf("I1mr");
-  const top = [...profiles.get(MCPGEN)!.byFunction]
-    .filter(([name]) => !name.startsWith("v8::") && !/^[a-z_]/.test(name))
-    .sort(([, a], [, b]) => b[i1]! - a[i1]!)
-    .slice(0, 12);
-  printTable(
-    ["function", "instructions", "L1i misses"],
-    top.map(([name, costs]) => [name.replace(/ file:\/\/\S*?\/dist\//, " "), cell(costs[ir]!), cell(costs[i1]!)]),
-  );
+  console.log(`\nThe JavaScript and builtins with the most L1 instruction-cache misses a message, + mcpgen:`);
+  printTable(["function", "instructions", "L1i misses"], topFunctions(ours, 12));
   process.exit(0);
 }
 const validRatios = table(

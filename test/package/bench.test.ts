@@ -186,7 +186,7 @@ test("bench/validate --cache (quick mode) splits JSON.parse's and mcpgen's costs
   const parser = areas.get("JSON.parse: V8's JSON parser")!;
   expect(parser.floorIr).toBeGreaterThan(1000);
   expect(Math.abs(parser.oursIr - parser.floorIr) / parser.floorIr).toBeLessThan(0.05);
-  for (const area of ["mcpgen runtime (dist/runtime)", "generated checks and validators"]) {
+  for (const area of ["mcpgen runtime", "generated checks, validators and shims"]) {
     expect(areas.get(area)!.floorIr).toBe(0);
     expect(areas.get(area)!.oursIr).toBeGreaterThan(10);
   }
@@ -194,6 +194,30 @@ test("bench/validate --cache (quick mode) splits JSON.parse's and mcpgen's costs
   expect(stdout).toMatch(/^JS:\S+ (runtime|generated)\/\S+ +\d/m);
   // The perf map V8 writes for the names is removed, and its event log (which --perf-basic-prof turns on) never written.
   expect(readdirSync(projectRoot).filter((file) => /^isolate-.*\.log$/.test(file))).toEqual([]);
+}, 420_000);
+
+test("bench/stdio --cache (quick mode) splits each mcpgen row's costs per call by area beside its floor's", () => {
+  // Eight children under valgrind's cache simulation: each row's two runs.
+  const stdout = quickRun("stdio", ["--cache"], 400_000);
+  const tables = stdout.split(/^mcpgen.* beside .*$/m).slice(1);
+  expect(tables).toHaveLength(2); // the legacy row and the per-request row
+  for (const table of tables) {
+    const areas = new Map(
+      [...table.matchAll(/^(.+?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?)$/gm)].map((m) => [
+        m[1]!,
+        { floorIr: Number(m[2]), oursIr: Number(m[3]) },
+      ]),
+    );
+    expect([...areas.keys()]).toEqual([...AREAS, "total"]);
+    // The floor runs no mcpgen code; the mcpgen row runs its runtime and generated checks on every call.
+    for (const area of ["mcpgen runtime", "generated checks, validators and shims"]) {
+      expect(areas.get(area)!.floorIr).toBe(0);
+      expect(areas.get(area)!.oursIr).toBeGreaterThan(100);
+    }
+    // Both parse the same lines.
+    const parser = areas.get("JSON.parse: V8's JSON parser")!;
+    expect(Math.abs(parser.oursIr - parser.floorIr) / parser.floorIr).toBeLessThan(0.05);
+  }
 }, 420_000);
 
 test("bench/stdio --instructions (quick mode) counts the in-process rows' instructions per call, and each row's cold start", () => {

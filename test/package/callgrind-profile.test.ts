@@ -55,12 +55,20 @@ test("areaOf: the parser, V8, builtins, mcpgen's runtime and generated code, the
   expect(areaOf("v8::internal::Factory::NewJSObjectFromMap()")).toBe("V8 runtime (objects, strings, maps, GC)");
   expect(areaOf("v8::internal::compiler::GraphReducer::ReduceNode()")).toBe("V8's optimizing compiler");
   expect(areaOf("Builtins_LoadIC_Megamorphic")).toBe("V8 builtins (property-load stubs, calls, Map)");
-  expect(areaOf("JS:*checkMessage file:///w/dist/runtime/messages.js:148:29")).toBe("mcpgen runtime (dist/runtime)");
-  expect(areaOf("JS:^cTool file:///w/dist/generated/2025-11-25/checks.js:1:1")).toBe("generated checks and validators");
-  expect(areaOf("JS:*receive file:///w/dist/bench/validate-rows/mcpgen.js:17:18")).toBe(
-    "the bench's own loop (bench/)",
+  expect(areaOf("JS:*checkMessage file:///w/dist/runtime/messages.js:148:29")).toBe("mcpgen runtime");
+  // The installed package's bundle: the runtime's chunks, and the generated modules and shims chunks.
+  expect(areaOf("JS:*admit file:///p/node_modules/mcpgen/dist/chunks/server-BMGy0kBx.js:1794:15")).toBe(
+    "mcpgen runtime",
   );
-  expect(areaOf("JS:*normalizeString node:path:94:25")).toBe("other JavaScript, stubs and unnamed code");
+  const generated = "generated checks, validators and shims";
+  expect(areaOf("JS:^cTool file:///w/dist/generated/2025-11-25/checks.js:1:1")).toBe(generated);
+  expect(areaOf("JS:*cTool file:///p/node_modules/mcpgen/dist/generated/2025-11-25/index.js:1:1")).toBe(generated);
+  expect(areaOf("JS:*up file:///p/node_modules/mcpgen/dist/chunks/shims-2025-11-25-CzyGCqRF.js:1:1")).toBe(generated);
+  const bench = "the bench's own code (driver, handlers, loop)";
+  expect(areaOf("JS:*receive file:///w/dist/bench/validate-rows/mcpgen.js:17:18")).toBe(bench);
+  expect(areaOf("JS:*callLine file:///tmp/mcpgen-bench-installed-Ab12/in-process.js:32:18")).toBe(bench);
+  expect(areaOf("JS:*normalizeString node:path:94:25")).toBe("Node's JavaScript (streams, buffers)");
+  expect(areaOf("JS:*somewhere file:///elsewhere/x.js:1:1")).toBe("other JavaScript, stubs and unnamed code");
   expect(areaOf(UNNAMED_JIT)).toBe("other JavaScript, stubs and unnamed code");
   expect(areaOf("__memcpy_avx_unaligned_erms")).toBe("libc, Node and other native code");
 });
@@ -79,8 +87,8 @@ test("difference and byArea: the longer run's costs beyond the shorter one's, pe
   expect(perUnit.byFunction.get("JS:*cTool file:///x/dist/generated/2026-07-28/checks.js")).toEqual([5, 1.5]);
   const areas = byArea(perUnit, ["Ir", "I1mr"]);
   expect(areas.get("JSON.parse: V8's JSON parser")).toEqual([8, 0.5]);
-  expect(areas.get("generated checks and validators")).toEqual([5, 1.5]);
-  expect(areas.get("mcpgen runtime (dist/runtime)")).toEqual([0, 0]);
+  expect(areas.get("generated checks, validators and shims")).toEqual([5, 1.5]);
+  expect(areas.get("mcpgen runtime")).toEqual([0, 0]);
   expect(areas.get("total")).toEqual([13, 2]);
   expect(() => byArea(perUnit, ["D1mr"])).toThrow(/no D1mr event/);
 });
