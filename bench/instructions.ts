@@ -89,30 +89,37 @@ export async function profileOfScript(
   { timeoutMs = 600_000 }: { timeoutMs?: number } = {},
 ): Promise<CallgrindProfile> {
   let profile: CallgrindProfile | undefined;
-  await underCallgrind(
-    // --perf-basic-prof also turns V8's event log on, which would leave an isolate-*-v8.log in the working directory.
-    ["--single-threaded", "--random-seed=7", "--hash-seed=7", "--perf-basic-prof", "--logfile=/dev/null", ...nodeArgs],
-    async (child, exited) => {
-      child.stdout!.resume();
-      const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      const code = await exited;
-      clearTimeout(killer);
-      if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
-    },
-    false,
-    ["--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes"],
-    (files) => {
-      if (files.length !== 1) throw new Error(`callgrind wrote ${files.length} outputs, expected one`);
-      // The file is callgrind.out.<pid>; V8 (Node 20) writes its perf map to /tmp/perf-<pid>.map, a fixed path.
-      const pid = /\.(\d+)$/.exec(files[0]!)![1];
-      const perfMapFile = `/tmp/perf-${pid}.map`;
-      try {
-        profile = parseCallgrind(readFileSync(files[0]!, "utf8"), parsePerfMap(readFileSync(perfMapFile, "utf8")));
-      } finally {
-        rmSync(perfMapFile, { force: true });
-      }
-    },
-  );
+  // valgrind runs node in its own process: V8 (Node 20) writes the perf map to /tmp/perf-<that pid>.map, a fixed path.
+  let perfMapFile: string | undefined;
+  try {
+    await underCallgrind(
+      // --perf-basic-prof also turns V8's event log on, which would leave an isolate-*-v8.log in the working directory.
+      [
+        "--single-threaded",
+        "--random-seed=7",
+        "--hash-seed=7",
+        "--perf-basic-prof",
+        "--logfile=/dev/null",
+        ...nodeArgs,
+      ],
+      async (child, exited) => {
+        perfMapFile = `/tmp/perf-${child.pid}.map`;
+        child.stdout!.resume();
+        const killer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+        const code = await exited;
+        clearTimeout(killer);
+        if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
+      },
+      false,
+      ["--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes"],
+      (files) => {
+        if (files.length !== 1) throw new Error(`callgrind wrote ${files.length} outputs, expected one`);
+        profile = parseCallgrind(readFileSync(files[0]!, "utf8"), parsePerfMap(readFileSync(perfMapFile!, "utf8")));
+      },
+    );
+  } finally {
+    if (perfMapFile) rmSync(perfMapFile, { force: true });
+  }
   return profile!;
 }
 
