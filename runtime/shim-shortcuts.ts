@@ -138,12 +138,16 @@ export function takeShortcut(
   changes: ShimChange[],
 ): unknown {
   if (!isObject(value) || !test(shortcut.check, value)) return NOT_TAKEN;
-  for (const path of shortcut.nested) if (hasPath(value, path)) return NOT_TAKEN;
-  try {
-    for (const hook of shortcut.hooks) if (hook(value, shortcut.context) !== value) return NOT_TAKEN;
-  } catch (error) {
-    if (error === SHORTCUT_CHANGED) return NOT_TAKEN;
-    throw error;
+  // Indexed loops, and no try block without hooks: this runs twice a converted request (counted: ~150 instructions a call).
+  const { nested, hooks } = shortcut;
+  for (let i = 0; i < nested.length; i++) if (hasPath(value, nested[i]!)) return NOT_TAKEN;
+  if (hooks.length > 0) {
+    try {
+      for (let i = 0; i < hooks.length; i++) if (hooks[i]!(value, shortcut.context) !== value) return NOT_TAKEN;
+    } catch (error) {
+      if (error === SHORTCUT_CHANGED) return NOT_TAKEN;
+      throw error;
+    }
   }
   let dropping = false;
   for (let i = 0; i < shortcut.drop.length; i++) {
@@ -258,9 +262,10 @@ function hookedPaths(
 /** Whether a value has a member at a path of keys. */
 function hasPath(value: Record<string, unknown>, path: readonly string[]): boolean {
   let node: unknown = value;
-  for (const key of path) {
-    if (!isObject(node) || node[key] === undefined) return false;
-    node = node[key];
+  for (let i = 0; i < path.length; i++) {
+    if (!isObject(node)) return false;
+    node = node[path[i]!];
+    if (node === undefined) return false;
   }
   return true;
 }

@@ -8,9 +8,10 @@ import type { ExtensionTables } from "../extensions.js";
 /** Whether a capabilities object declares the capability at `path` (a present, non-false value). */
 export function declared(capabilities: unknown, requirement: CapabilityRequirement): boolean {
   let value: unknown = capabilities;
-  for (const key of requirement.path) {
+  const path = requirement.path;
+  for (let i = 0; i < path.length; i++) {
     if (!isObject(value)) return false;
-    value = value[key];
+    value = value[path[i]!];
   }
   return value !== undefined && value !== null && value !== false;
 }
