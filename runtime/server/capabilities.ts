@@ -8,10 +8,9 @@ import type { ExtensionTables } from "../extensions.js";
 /** Whether a capabilities object declares the capability at `path` (a present, non-false value). */
 export function declared(capabilities: unknown, requirement: CapabilityRequirement): boolean {
   let value: unknown = capabilities;
-  const path = requirement.path;
-  for (let i = 0; i < path.length; i++) {
+  for (const key of requirement.path) {
     if (!isObject(value)) return false;
-    value = value[path[i]!];
+    value = value[key];
   }
   return value !== undefined && value !== null && value !== false;
 }

@@ -158,7 +158,7 @@ function every(checks: SchemaVerdict[]): SchemaVerdict {
   if (checks.length === 0) return () => true;
   if (checks.length === 1) return checks[0]!;
   return (value) => {
-    for (let i = 0; i < checks.length; i++) if (!checks[i]!(value)) return false;
+    for (const check of checks) if (!check(value)) return false;
     return true;
   };
 }
