@@ -116,12 +116,14 @@ export type Area = (typeof AREAS)[number];
  * Which area a function's costs belong to, by its name (a native symbol or a
  * perf-map name). mcpgen's JavaScript is told apart by path: dist/ in the
  * checkout (tsc's output) or the installed package's bundle (dist/chunks/,
- * whose shims-* chunks are generated); a bench script by its folder or, run
- * from an installed project (bench/installed.ts), by that project's folder.
+ * whose chunks are generated code but the runtime's own, named in
+ * packages/bundle.mjs's chunkOf); a bench script by its folder or, run from an
+ * installed project (bench/installed.ts), by that project's folder.
  */
 export function areaOf(name: string): Area {
   if (/^JS:/.test(name)) {
-    if (/\/generated\/|\/chunks\/shims-/.test(name)) return "generated checks, validators and shims";
+    if (/\/generated\/|\/chunks\/(?!(runtime|server|http|client|auth|redis|rolldown-runtime)-)/.test(name))
+      return "generated checks, validators and shims";
     if (/\/dist\/(runtime|chunks)\//.test(name)) return "mcpgen runtime";
     if (/\/bench\/|\/mcpgen-bench-installed-[^/]+\/[^/]+\.js/.test(name))
       return "the bench's own code (driver, handlers, loop)";

@@ -84,11 +84,16 @@ export async function bundleRuntime(manifest, into) {
  * client), the server with the stdio transport, the Streamable HTTP transport
  * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
  * runs, ~50 kB and node:http's own load), the client, and each generated
- * revision, extension and shim pair on its own (loaded when a session needs it).
+ * revision, extension and shim pair on its own (loaded when a session needs it),
+ * without its per-type guards and validators (null: left in its entry).
  */
 function chunkOf(id) {
   const path = checkoutPath(id);
   let m;
+  // A revision's or extension's per-type guards and validators (~300 one-line
+  // functions) stay in its entry file, which only a user's own import loads;
+  // the runtime reaches the folder through tables.js (generator/emit/tables-file.ts).
+  if (/^dist\/generated\/(ext\/)?[^/]+\/(index|guards|validators)\.js$/.test(path)) return null;
   if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";

@@ -1,5 +1,5 @@
 // Extensions (2026-07-28 basic/index#extensions) at run time: a generated
-// extension's tables (generated/ext/<name>/validators.ts) merged into a
+// extension's tables (generated/ext/<name>/tables.ts) merged into a
 // revision's message tables, for a conversation where the extension is
 // negotiated. Its methods join the method table, its types the checks (under
 // "<name>:<Type>" so that they never shadow a revision's type of the same
@@ -8,7 +8,7 @@ import type { MethodEntry, MethodTable } from "./index.js";
 import type { MessageTables } from "./messages.js";
 import type { Check } from "./validation.js";
 
-/** What generated/ext/<name>/validators.ts exports as `extensionTables`. */
+/** What generated/ext/<name>/tables.ts exports as `extensionTables`. */
 export interface ExtensionTables {
   /** The folder name, e.g. "tasks". */
   readonly name: string;

@@ -16,7 +16,7 @@ const VALID: ValidationResult = Object.freeze({ valid: true });
 /** Where a response's result lies in it: the prefix of its reports' pointers. */
 const RESULT_PATH: readonly string[] = Object.freeze(["result"]);
 
-/** What a revision's schema says about the envelope (generated/<rev>/guards.ts). */
+/** What a revision's schema says about the envelope (generated/<rev>/tables.ts). */
 export interface Envelope {
   readonly revision: string;
   readonly jsonrpcVersion: string;
@@ -115,7 +115,7 @@ function withPrefix(classification: Classification, prefix: string): Classificat
   return classification.kind === "invalid" ? { ...classification, path: prefix + classification.path } : classification;
 }
 
-/** A revision's generated tables (generated/<rev>/validators.ts). */
+/** A revision's generated tables (generated/<rev>/tables.ts). */
 export interface MessageTables {
   readonly envelope: Envelope;
   readonly methods: MethodTable;

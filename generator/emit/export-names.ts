@@ -5,18 +5,12 @@
 // so the type's validator becomes validateResultType (or validateResultType2
 // if that is taken too, as it is in 2026-07-28, which has a type ResultType).
 import type { RevisionModel } from "../model/types.js";
-import { guardsFileExports } from "./guards-file.js";
 import { methodsFileExports } from "./methods-file.js";
 import { revisionFileExports } from "./revision-file.js";
-import { validatorsFileExports } from "./validators-file.js";
+import { tablesFileExports } from "./tables-file.js";
 
 /** Every fixed name a revision exports besides the schema's own. */
-export const fixedExports: readonly string[] = [
-  ...methodsFileExports,
-  ...revisionFileExports,
-  ...validatorsFileExports,
-  ...guardsFileExports,
-];
+export const fixedExports: readonly string[] = [...methodsFileExports, ...revisionFileExports, ...tablesFileExports];
 
 export interface TypeExportNames {
   guard: string;

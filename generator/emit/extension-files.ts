@@ -1,4 +1,4 @@
-// generated/ext/<name>/: an extension's types, checks, validators and guards,
+// generated/ext/<name>/: an extension's types, checks, tables, validators and guards,
 // and its facts (identifier, base revision). Base types it uses are imported
 // from generated/<base>/ (types and checks), never emitted again, so a value
 // of a base type is the same type and passes the same check in both folders.
@@ -10,7 +10,8 @@ import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
 import { GeneratedFile, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
-import { methodCheckTables, printValidators } from "./validators-file.js";
+import { methodCheckTables } from "./tables-file.js";
+import { printValidators } from "./validators-file.js";
 import { printGuards } from "./guards-file.js";
 import { layoutLines } from "./line-layout.js";
 import { checkReservedNames, formatted } from "./run.js";
@@ -73,15 +74,16 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
 
   const names = typeExportNames(model);
 
-  const validators = at("validators.ts");
-  const C = validators.importNamespace("./checks.js", "C", { typeOnly: false });
-  const result = validators.importType(runtime, "ValidationResult");
-  const run = validators.importValue(runtime, "run");
-  validators.print(`
+  // tables.ts: what the runtime reads, apart from the per-type functions (tables-file.ts says why).
+  const tables = at("tables.ts");
+  const C = tables.importNamespace("./checks.js", "C", { typeOnly: false });
+  const result = tables.importType(runtime, "ValidationResult");
+  const run = tables.importValue(runtime, "run");
+  tables.print(`
     /** The check of every type the extension declares, by name. */
     export const checks = {
       ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${C}.${checkName(d.name)},`).join("\n")}
-    } as const satisfies { readonly [type: string]: ${validators.importType(runtime, "Check")} };
+    } as const satisfies { readonly [type: string]: ${tables.importType(runtime, "Check")} };
 
     /** The name of every type the extension declares. */
     export type TypeName = keyof typeof checks;
@@ -96,7 +98,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   // A check of a base type lives in the base revision's checks module, not in the extension's.
   const checkRef = (fn: string): string =>
     fn.startsWith("c") && !own.has(fn.slice(1)) && declarations.has(fn.slice(1))
-      ? validators.importValue(`${baseFolder}/checks.js`, fn)
+      ? tables.importValue(`${baseFolder}/checks.js`, fn)
       : `${C}.${fn}`;
   const paramsCheck = (method: MethodModel): string => {
     const property = propertyOf({ kind: "reference", name: method.type }, "params", declarations);
@@ -104,23 +106,24 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   };
   const resultCheck = (method: MethodModel): string =>
     checkRef(emitter.functionFor(method.result!.type, `${method.type}$result`));
-  validators.print(
+  tables.print(
     `
     /** The extension's tables, as the runtime merges them into a revision's (withExtensions). */
     export const extensionTables = {
       name: ${JSON.stringify(model.extension)},
       identifier: ${JSON.stringify(model.identifier)},
       base: ${JSON.stringify(model.base)},
-      methods: ${validators.importValue("./methods.js", "methods")},
+      methods: ${tables.importValue("./methods.js", "methods")},
       checks,
       ${methodCheckTables(model.methods, paramsCheck, resultCheck)}
-      augments: ${validators.importValue("./methods.js", "augments")},
-      nameHeaders: ${validators.importValue("./methods.js", "nameHeaders")},
-      selfChecked: ${validators.importValue("./methods.js", "selfChecked")},
-    } as const satisfies ${validators.importType(runtime, "ExtensionTables")};
+      augments: ${tables.importValue("./methods.js", "augments")},
+      nameHeaders: ${tables.importValue("./methods.js", "nameHeaders")},
+      selfChecked: ${tables.importValue("./methods.js", "selfChecked")},
+    } as const satisfies ${tables.importType(runtime, "ExtensionTables")};
   `,
     layoutLines,
   );
+  const validators = at("validators.ts");
   printValidators(validators, model.declarations, names);
 
   emitter.flush(); // last: the tables may have asked for more check functions
@@ -142,11 +145,12 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   index.print(`
     export * from "./types.js";
     export * from "./methods.js";
+    export * from "./tables.js";
     export * from "./validators.js";
     export * from "./guards.js";
     export * from "./extension.js";
   `);
-  return [types, methods, checks, validators, guards, facts, index];
+  return [types, methods, checks, tables, validators, guards, facts, index];
 }
 
 /** The formatted files of one extension's folder. */

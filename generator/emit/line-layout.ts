@@ -2,7 +2,7 @@
 // prints it, so that formatting skips it (format.ts): the declarations of
 // types.ts (typescript.ts writes its JSDoc, `interface X {`, each member on a
 // line of its own, an object type's members on lines of their own), and the
-// tables and one-statement functions of validators.ts and guards.ts. Where
+// tables and one-statement functions of tables.ts, validators.ts and guards.ts. Where
 // every line fits in the width, prettier's output is those lines re-indented
 // (prettier 3, the options of format.ts):
 // - an object, object type or interface body written across lines stays

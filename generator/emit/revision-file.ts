@@ -18,6 +18,7 @@ export function emitRevisionIndex(file: GeneratedFile): void {
     export * from "./types.js";
     export * from "./methods.js";
     export * from "./revision.js";
+    export * from "./tables.js";
     export * from "./validators.js";
     export * from "./guards.js";
   `);

@@ -23,7 +23,7 @@ export function emitRootIndex(
   const loaders = models
     .map(
       (m) =>
-        `${JSON.stringify(m.revision)}: () => import(${JSON.stringify(`./${m.revision}/validators.js`)}).then((m) => m.messageTables),`,
+        `${JSON.stringify(m.revision)}: () => import(${JSON.stringify(`./${m.revision}/tables.js`)}).then((m) => m.messageTables),`,
     )
     .join("\n");
   const shapes = file.importType("mcpgen/runtime", "RevisionShapes");
@@ -81,7 +81,7 @@ export function emitRootIndex(
         .sort((a, b) => byCodeUnit(a.extension, b.extension))
         .map(
           (e) =>
-            `${JSON.stringify(e.extension)}: () => import(${JSON.stringify(`./ext/${e.extension}/validators.js`)}).then((m) => m.extensionTables),`,
+            `${JSON.stringify(e.extension)}: () => import(${JSON.stringify(`./ext/${e.extension}/tables.js`)}).then((m) => m.extensionTables),`,
         )
         .join("\n")}
     };

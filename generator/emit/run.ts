@@ -16,8 +16,9 @@ import { emitTypes } from "./types-file.js";
 import { emitChecks } from "./checks-file.js";
 import type { CheckCatalog } from "./check-functions.js";
 import { sharedChecks } from "./check-sharing.js";
-import { emitGuards } from "./guards-file.js";
-import { emitValidators } from "./validators-file.js";
+import { printGuards } from "./guards-file.js";
+import { emitTables } from "./tables-file.js";
+import { printValidators } from "./validators-file.js";
 import { fixedExports, typeExportNames } from "./export-names.js";
 
 export interface GenerationOutput {
@@ -73,16 +74,18 @@ export function revisionFolder(
   const names = typeExportNames(model);
   const checks = at("checks.ts");
   const checkEmitter = emitChecks(checks, model);
+  const tables = at("tables.ts");
+  emitTables(tables, model, checkEmitter);
   const validators = at("validators.ts");
-  emitValidators(validators, model, checkEmitter, names);
+  printValidators(validators, model.declarations, names);
   const guards = at("guards.ts");
-  emitGuards(guards, model, names);
-  // Last: validators.ts may have asked for more check functions.
+  printGuards(guards, model.declarations, names);
+  // Last: tables.ts may have asked for more check functions.
   const catalog = checkEmitter.catalog(model.revision);
   checkEmitter.flush(previous && { from: `../${previous.revision}/checks.js`, names: sharedChecks(previous, catalog) });
   const index = at("index.ts");
   emitRevisionIndex(index);
-  return { files: [types, methods, revision, checks, validators, guards, index], checks: catalog };
+  return { files: [types, methods, revision, checks, tables, validators, guards, index], checks: catalog };
 }
 
 /** Generates every file for a set of revisions; the root index lists them oldest first. */

@@ -31,10 +31,10 @@ export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
     export const shapes: ${shapesType} = {
       revision: ${JSON.stringify(model.revision)},
       protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
-      envelope: ${file.importValue(`../${model.revision}/guards.js`, "envelope")},
+      envelope: ${file.importValue(`../${model.revision}/tables.js`, "envelope")},
       methods: ${file.importValue(`../${model.revision}/methods.js`, "methods")},
       types,
-      checks: ${file.importValue(`../${model.revision}/validators.js`, "messageTables")}.checks,
+      checks: ${file.importValue(`../${model.revision}/tables.js`, "messageTables")}.checks,
       params,
       results,
     };

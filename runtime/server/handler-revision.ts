@@ -9,7 +9,7 @@
 // shortcut keeps a typical call at one generated check per direction
 // (ARCHITECTURE.md, "Why the handler revision is 2026-07-28").
 import type { MessageTables } from "../index.js";
-import { messageTables } from "../../generated/2026-07-28/validators.js";
+import { messageTables } from "../../generated/2026-07-28/tables.js";
 
 /** The handler revision's generated tables, looked up by name at run time. */
 export const handlerTables: MessageTables = messageTables;

@@ -35,6 +35,7 @@ describe("generate from the lock", () => {
       "index.ts",
       "methods.ts",
       "revision.ts",
+      "tables.ts",
       "types.ts",
       "validators.ts",
     ]);
@@ -96,7 +97,7 @@ describe("generate from the lock", () => {
     ).toBe(0);
     const report = JSON.parse(io.out);
     expect(report.revisions).toEqual([
-      { revision: "2026-07-28", methods: 21, types: 155, files: 7, ms: expect.any(Number), warnings: [] },
+      { revision: "2026-07-28", methods: 21, types: 155, files: 8, ms: expect.any(Number), warnings: [] },
     ]);
     expect(io.err).toBe("");
   });
@@ -286,10 +287,10 @@ describe("the built binary", () => {
 
   test("--check passes on the project's own generated/ and spec/surface/", () => {
     const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
-    // Per revision 7 files and a surface; shims: a shapes file per revision, a step per adjacent pair and
-    // an index; the root index; per extension 7 files.
+    // Per revision 8 files and a surface; shims: a shapes file per revision, a step per adjacent pair and
+    // an index; the root index; per extension 8 files.
     const revisions = lock.revisions.length;
-    const files = revisions * 8 + (revisions + (revisions - 1) + 1) + 1 + (lock.extensions ?? []).length * 7;
+    const files = revisions * 9 + (revisions + (revisions - 1) + 1) + 1 + (lock.extensions ?? []).length * 8;
     expect(result.stderr).toMatch(new RegExp(`up to date: ${files} files in \\d+ ms`));
     expect(result.stderr).toMatch(/^checked ext\/tasks +20 types +\d+ ms \(on draft\)$/m);
     expect(result.status).toBe(0);

@@ -46,8 +46,8 @@ describe("checks shared between revisions", () => {
     }
     expect(typeCheck([join(dir, "2025-02-02", "index.ts")])).toEqual([]);
     type Module = { validate(type: string, value: unknown): ValidationResult };
-    const older = (await import(/* @vite-ignore */ join(dir, "2025-01-01", "validators.ts"))) as Module;
-    const newer = (await import(/* @vite-ignore */ join(dir, "2025-02-02", "validators.ts"))) as Module;
+    const older = (await import(/* @vite-ignore */ join(dir, "2025-01-01", "tables.ts"))) as Module;
+    const newer = (await import(/* @vite-ignore */ join(dir, "2025-02-02", "tables.ts"))) as Module;
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } };
     expect(newer.validate("CallToolRequest", call)).toEqual({ valid: true });
     expect(newer.validate("CallToolRequest", { ...call, params: {} })).toEqual(

@@ -27,8 +27,8 @@ describe.each(withSchemaJson)("extension %s", (name) => {
     const model = buildExtension(source, base);
     const view = extensionAsRevision(model, base, `ext/${name}`);
     const own = new Set(model.declarations.map((d) => d.name));
-    const ours = (await import(join(projectRoot, "generated", "ext", name, "validators.ts"))) as { validate: Validate };
-    const baseValidate = (await importGenerated<{ validate: Validate }>(source.base, "validators")).validate;
+    const ours = (await import(join(projectRoot, "generated", "ext", name, "tables.ts"))) as { validate: Validate };
+    const baseValidate = (await importGenerated<{ validate: Validate }>(source.base, "tables")).validate;
     const validate = (type: string, value: unknown) =>
       own.has(type) ? ours.validate(type, value) : baseValidate(type, value);
     const entry = lock.extensions!.find((e) => e.name === name)!;

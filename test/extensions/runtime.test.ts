@@ -7,9 +7,9 @@ import { checkMessage, type MessageTables } from "../../runtime/messages.js";
 import { withExtensions, type ExtensionTables } from "../../runtime/extensions.js";
 import { importGenerated, projectRoot } from "../helpers.js";
 
-const draft = (await importGenerated<{ messageTables: MessageTables }>("draft", "validators")).messageTables;
+const draft = (await importGenerated<{ messageTables: MessageTables }>("draft", "tables")).messageTables;
 const tasks = (
-  (await import(join(projectRoot, "generated", "ext", "tasks", "validators.ts"))) as {
+  (await import(join(projectRoot, "generated", "ext", "tasks", "tables.ts"))) as {
     extensionTables: ExtensionTables;
   }
 ).extensionTables;
@@ -85,7 +85,7 @@ describe("withExtensions", () => {
     expect(checkMessage(complete, merged, "tools/call").result).toEqual({ valid: true });
     // draft's tools/call result admits InputRequiredResult, which takes almost anything; 2025-06-18's
     // requires content, so there the augment is what lets a task handle through.
-    const older = (await importGenerated<{ messageTables: MessageTables }>("2025-06-18", "validators")).messageTables;
+    const older = (await importGenerated<{ messageTables: MessageTables }>("2025-06-18", "tables")).messageTables;
     expect(checkMessage(handle, older, "tools/call").result).toMatchObject({
       valid: false,
       errors: [{ path: "/result/content", keyword: "required" }],

@@ -64,6 +64,12 @@ test("areaOf: the parser, V8, builtins, mcpgen's runtime and generated code, the
   expect(areaOf("JS:^cTool file:///w/dist/generated/2025-11-25/checks.js:1:1")).toBe(generated);
   expect(areaOf("JS:*cTool file:///p/node_modules/mcpgen/dist/generated/2025-11-25/index.js:1:1")).toBe(generated);
   expect(areaOf("JS:*up file:///p/node_modules/mcpgen/dist/chunks/shims-2025-11-25-CzyGCqRF.js:1:1")).toBe(generated);
+  // A revision's or extension's checks and tables, in a chunk of their own (packages/bundle.mjs).
+  expect(areaOf("JS:*cTool file:///p/node_modules/mcpgen/dist/chunks/2025-11-25-9RQVTuqG.js:1:1")).toBe(generated);
+  expect(areaOf("JS:*cTask file:///p/node_modules/mcpgen/dist/chunks/ext-tasks-BAMbIcEc.js:1:1")).toBe(generated);
+  expect(areaOf("JS:^withWire file:///p/node_modules/mcpgen/dist/chunks/runtime-Ab12Cd34.js:1:1")).toBe(
+    "mcpgen runtime",
+  );
   const bench = "the bench's own code (driver, handlers, loop)";
   expect(areaOf("JS:*receive file:///w/dist/bench/validate-rows/mcpgen.js:17:18")).toBe(bench);
   expect(areaOf("JS:*callLine file:///tmp/mcpgen-bench-installed-Ab12/in-process.js:32:18")).toBe(bench);

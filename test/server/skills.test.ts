@@ -72,7 +72,7 @@ describe("loadSkills", () => {
       "text/markdown",
       "text/x-python",
     ]);
-    const { validate } = (await import(join(projectRoot, "generated", "ext", "skills", "validators.ts"))) as {
+    const { validate } = (await import(join(projectRoot, "generated", "ext", "skills", "tables.ts"))) as {
       validate: (type: string, value: unknown) => unknown;
     };
     for (const skill of skills) expect(validate("Skill", skill.entry)).toEqual({ valid: true });

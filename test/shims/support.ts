@@ -27,7 +27,7 @@ export async function load(): Promise<Loaded> {
   for (const revision of pinnedRevisions) {
     validators.set(
       revision,
-      (await importGenerated<{ validateMessage: ValidateMessage }>(revision, "validators")).validateMessage,
+      (await importGenerated<{ validateMessage: ValidateMessage }>(revision, "tables")).validateMessage,
     );
     models.set(revision, buildModel(pinnedSource(revision)));
   }

@@ -101,7 +101,7 @@ describe("runtime helpers", () => {
   });
 
   test("a blob is decoded once per message: a bad one is still reported where it is, and the next message's blob is judged anew", async () => {
-    const { validate, validateMessage } = await importGenerated<Revision>("2025-11-25", "validators");
+    const { validate, validateMessage } = await importGenerated<Revision>("2025-11-25", "tables");
     const good = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 256)).toString("base64");
     const bad = `${good.slice(0, -4)}ab!=`;
     const image = (data: string) => ({ type: "image", data, mimeType: "image/png" });

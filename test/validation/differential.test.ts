@@ -28,7 +28,7 @@ describe.each(pinnedRevisions)("revision %s", (revision) => {
 
   beforeAll(async () => {
     model = buildModel(pinnedSource(revision));
-    validate = (await importGenerated<{ validate: Validate }>(revision, "validators")).validate;
+    validate = (await importGenerated<{ validate: Validate }>(revision, "tables")).validate;
     oracle = new SchemaJsonOracle(revision);
     places = schemaPlaces(oracle);
   });

@@ -34,7 +34,7 @@ export type RevisionName = (typeof revisions)[number]["name"];
  * only for the revisions its peers speak.
  */
 export const loadMessageTables: { readonly [R in RevisionName]: () => Promise<MessageTables> } = {
-  "minimal-revision": () => import("./minimal-revision/validators.js").then((m) => m.messageTables),
+  "minimal-revision": () => import("./minimal-revision/tables.js").then((m) => m.messageTables),
 };
 
 /** Loads the version shims (every revision's shapes): needed only when two peers speak different revisions. */

@@ -5,28 +5,7 @@
 
 import * as C from "./checks.js";
 import type * as T from "./types.js";
-import { type Classification, type Envelope, classifyMessage, test } from "mcpgen/runtime";
-
-/** The JSON-RPC envelope of revision minimal-revision: which schema types the four message shapes are. */
-export const envelope = {
-  revision: "minimal-revision",
-  jsonrpcVersion: "2.0",
-  batching: false,
-  request: "JSONRPCRequest",
-  notification: "JSONRPCNotification",
-  resultResponse: "JSONRPCResponse",
-  errorResponse: "JSONRPCError",
-  errorIdRequired: true,
-} as const satisfies Envelope;
-
-/**
- * Says whether a parsed JSON-RPC message is a request, a notification, a
- * result or error response (or, where the revision allows, a batch), or why
- * it is none of them.
- */
-export function classify(message: unknown): Classification {
-  return classifyMessage(message, envelope);
-}
+import { test } from "mcpgen/runtime";
 
 export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
   return test(C.cCallToolRequest, value);

@@ -6,5 +6,6 @@
 export * from "./types.js";
 export * from "./methods.js";
 export * from "./revision.js";
+export * from "./tables.js";
 export * from "./validators.js";
 export * from "./guards.js";

@@ -3,9 +3,8 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import { envelope } from "../minimal-revision/guards.js";
 import { methods } from "../minimal-revision/methods.js";
-import { messageTables } from "../minimal-revision/validators.js";
+import { envelope, messageTables } from "../minimal-revision/tables.js";
 import type { RevisionShapes } from "mcpgen/runtime";
 
 const types: RevisionShapes["types"] = {
