@@ -14,6 +14,9 @@
 //                         client capabilities and client info
 //   mcpgen (dist/)        the same server on the checkout's dist/ (tsc's output, one file per
 //                         module, unbundled), legacy era: what the bundle saves
+//   mcpgen (bundled with the server)  the installed package's server bundled with its own script into
+//                         one ES module by rolldown (bench/bundled.ts), legacy era: what a server's
+//                         author saves at start by shipping it bundled
 //   SDK                   @modelcontextprotocol/sdk McpServer + StdioServerTransport (bench/servers/sdk-echo.ts)
 // Every answer is checked (the echoed text; on the per-request row also
 // resultType "complete"). Figures: tools/call requests per second, one at a
@@ -46,6 +49,7 @@
 //               and L1 instruction-cache misses per call beside its floor's, by area (bench/callgrind-profile.ts)
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
+import { bundleServer } from "./bundled.js";
 import { installedProject } from "./installed.js";
 import { instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
@@ -93,6 +97,7 @@ const installed = installedProject(join(import.meta.dirname, "..", ".."), [
   join(servers, "echo-floor.js"),
 ]);
 process.on("exit", installed.remove);
+const bundledServer = await bundleServer(installed.dir, "mcpgen-echo.js", "bundled");
 type Mode = "legacy" | "per-request";
 const CONTROL = "control: the floor again";
 const allTargets: { name: string; script: string; mode: Mode }[] = [
@@ -104,6 +109,7 @@ const allTargets: { name: string; script: string; mode: Mode }[] = [
   { name: "mcpgen", script: join(installed.dir, "mcpgen-echo.js"), mode: "legacy" },
   { name: "mcpgen (per-request)", script: join(installed.dir, "mcpgen-echo.js"), mode: "per-request" },
   { name: "mcpgen (dist/)", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
+  { name: "mcpgen (bundled with the server)", script: bundledServer, mode: "legacy" },
   { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
 const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;

@@ -96,6 +96,7 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     "mcpgen",
     "mcpgen (per-request)",
     "mcpgen (dist/)",
+    "mcpgen (bundled with the server)",
     "SDK",
   ])
     expect(stdout).toMatch(row(name));
@@ -241,6 +242,7 @@ test("bench/stdio --instructions (quick mode) counts the in-process rows' instru
     "mcpgen",
     "mcpgen (per-request)",
     "mcpgen (dist/)",
+    "mcpgen (bundled with the server)",
   ]);
   for (const { k } of starts.values()) expect(k).toBeGreaterThan(50);
   expect(starts.get("mcpgen")!.k).toBeGreaterThan(starts.get("floor (bare Node)")!.k);
