@@ -15,14 +15,38 @@ import { newProject, packPackages, type Tarballs } from "./packs.js";
 
 const tsc = join(projectRoot, "node_modules", "typescript", "bin", "tsc");
 
-/** A module resolve hook (node:module register) that logs every URL an import resolves to $RESOLVED_LOG. */
-const resolveLogHooks = `import { appendFileSync } from "node:fs";
+/**
+ * Runs `script` (its text, written into `project` as serve.mjs) with a module
+ * resolve hook (node:module register) that logs every URL an import resolves,
+ * and returns the run and those URLs.
+ */
+function resolvedBy(project: string, script: string, input?: string) {
+  writeFileSync(
+    join(project, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   appendFileSync(process.env.RESOLVED_LOG, resolved.url + "\\n");
   return resolved;
 }
-`;
+`,
+  );
+  writeFileSync(
+    join(project, "record.mjs"),
+    `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
+  );
+  writeFileSync(join(project, "serve.mjs"), script);
+  const log = join(project, "resolved.log");
+  writeFileSync(log, "");
+  const run = spawnSync(process.execPath, ["--import", "./record.mjs", "serve.mjs"], {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, RESOLVED_LOG: log },
+    timeout: 30_000,
+    ...(input !== undefined ? { input } : {}),
+  });
+  return { run, urls: readFileSync(log, "utf8").trim().split("\n") };
+}
 const MAX_RUNTIME_BYTES = 10 * 1000 * 1000;
 const MAX_RUNTIME_PACKAGES = 6;
 
@@ -128,22 +152,6 @@ describe("the runtime package alone", () => {
   test("a server answering a 2025-11-25 client loads both revisions' tables but not their per-type guards and validators", () => {
     // The per-type functions stay in each revision's entry file (packages/bundle.mjs), which only a
     // user's own import of mcpgen/<rev> loads; the runtime reaches a revision through its tables.
-    writeFileSync(join(project, "hooks.mjs"), resolveLogHooks);
-    writeFileSync(
-      join(project, "record.mjs"),
-      `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
-    );
-    writeFileSync(
-      join(project, "serve.mjs"),
-      `import { McpServer } from "mcpgen/server";
-import { serveStdio } from "mcpgen/stdio";
-const server = new McpServer({ name: "s", version: "1" });
-server.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }) => String(text));
-serveStdio(server);
-`,
-    );
-    const log = join(project, "resolved.log");
-    writeFileSync(log, "");
     const lines = [
       {
         jsonrpc: "2.0",
@@ -154,21 +162,20 @@ serveStdio(server);
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } },
     ];
-    const run = spawnSync(process.execPath, ["--import", "./record.mjs", "serve.mjs"], {
-      cwd: project,
-      encoding: "utf8",
-      input: lines.map((l) => JSON.stringify(l) + "\n").join(""),
-      env: { ...process.env, RESOLVED_LOG: log },
-      timeout: 30_000,
-    });
+    const { run, urls } = resolvedBy(
+      project,
+      `import { McpServer } from "mcpgen/server";
+import { serveStdio } from "mcpgen/stdio";
+const server = new McpServer({ name: "s", version: "1" });
+server.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, ({ text }) => String(text));
+serveStdio(server);
+`,
+      lines.map((l) => JSON.stringify(l) + "\n").join(""),
+    );
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain('"text":"hi"');
     const dist = `file://${join(project, "node_modules", "mcpgen", "dist")}/`;
-    const loaded = readFileSync(log, "utf8")
-      .trim()
-      .split("\n")
-      .filter((url) => url.startsWith(dist))
-      .map((url) => url.slice(dist.length));
+    const loaded = urls.filter((url) => url.startsWith(dist)).map((url) => url.slice(dist.length));
     expect(new Set(loaded.filter((path) => /^chunks\/(2025-11-25|2026-07-28)-/.test(path))).size).toBe(2);
     expect(loaded.filter((path) => /^generated\/.+\/index\.js$/.test(path))).toEqual([]);
   });
@@ -243,26 +250,12 @@ describe("the generator package, installed beside the runtime", () => {
   });
 
   test("importing mcpgen/server and mcpgen/stdio loads no module of the generator or its dependencies", () => {
-    // A resolve hook (node:module register) logs every module URL the import resolves.
-    writeFileSync(join(project, "hooks.mjs"), resolveLogHooks);
-    writeFileSync(
-      join(project, "record.mjs"),
-      `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
-    );
-    writeFileSync(
-      join(project, "serve.mjs"),
+    const { run, urls: loaded } = resolvedBy(
+      project,
       `import { McpServer } from "mcpgen/server";\nimport { serveStdio } from "mcpgen/stdio";\nconsole.log(typeof McpServer, typeof serveStdio);\n`,
     );
-    const log = join(project, "resolved.log");
-    writeFileSync(log, "");
-    const run = spawnSync(process.execPath, ["--import", "./record.mjs", "serve.mjs"], {
-      cwd: project,
-      encoding: "utf8",
-      env: { ...process.env, RESOLVED_LOG: log },
-    });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("function function\n");
-    const loaded = readFileSync(log, "utf8").trim().split("\n");
     expect(loaded).toContain(
       `file://${join(project, "node_modules", "mcpgen", "dist", "runtime", "server", "index.js")}`,
     );
