@@ -93,7 +93,7 @@ function chunkOf(id) {
   // A revision's or extension's per-type guards and validators (~300 one-line
   // functions) stay in its entry file, which only a user's own import loads;
   // the runtime reaches the folder through tables.js (generator/emit/tables-file.ts).
-  if (/^dist\/generated\/(ext\/)?[^/]+\/(index|guards|validators)\.js$/.test(path)) return null;
+  if (/^dist\/generated\/(ext\/)?(?!shims\/)[^/]+\/(index|guards|validators)\.js$/.test(path)) return null;
   if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";
