@@ -5,7 +5,7 @@ export * from "./messages.js";
 export * from "./json.js";
 export * from "./shims.js";
 export * from "./extensions.js";
-export { shimRules } from "./shim-rules.js";
+export { leavesFittingValues, shimRules } from "./shim-rules.js";
 
 /** Who sends a method: the client, the server, or either side. */
 export type Direction = "client-to-server" | "server-to-client" | "both";

@@ -82,6 +82,34 @@ export interface StepPlan {
    * carried as index-signature entries instead of dropped.
    */
   readonly kept?: readonly string[];
+  /**
+   * By method: where a params or result value converts without the walk (the
+   * generator's generator/shims/shortcuts.ts; runtime/shim-shortcuts.ts takes
+   * them). Absent for a method: every value takes the walk.
+   */
+  readonly shortcuts?: {
+    readonly params: { readonly [method: string]: ShortcutPlan };
+    readonly result: { readonly [method: string]: ShortcutPlan };
+  };
+}
+
+/**
+ * A method's params or result in one step, for values the target's generated
+ * check of `check` accepts: run the hooks (which must leave the value as it is),
+ * drop the top-level fields the target lacks. A value with anything at a
+ * `nested` path takes the walk instead.
+ */
+export interface ShortcutPlan {
+  /** The target type whose generated check the value must pass. */
+  readonly check: string;
+  /** The source type the value is of (the hooks' context), when it has a name. */
+  readonly type?: string;
+  /** Rules of runtime/shim-rules.ts on the top-level type. */
+  readonly hooks: readonly string[];
+  /** Top-level fields the source declares and the target does not, and where each is declared. */
+  readonly drop: readonly { readonly field: string; readonly owner: string }[];
+  /** Paths of keys below the top level where the walk would drop a field or run a hook. */
+  readonly nested: readonly (readonly string[])[];
 }
 
 export interface ShimChange {

@@ -1,7 +1,7 @@
 // The semantic rules the shim overlay (generator/overlay/shims.ts) refers to by
 // name: what a conversion does where the diff alone cannot decide. Each says
 // what it does to the value and reports the change.
-import { DROP, ShimError, type ShimRule } from "./shims.js";
+import { DROP, ShimError, type Shape, type ShimRule } from "./shims.js";
 import { isObject } from "./validation.js";
 
 /**
@@ -41,8 +41,7 @@ function describeContent(block: Record<string, unknown>): string {
 const structuredContentAsText: ShimRule = (value, context) => {
   if (!isObject(value) || value["structuredContent"] === undefined || !context.type) return value;
   const structured = value["structuredContent"];
-  const target = context.to.types[context.type];
-  const field = target?.kind === "object" ? target.properties.find((p) => p.name === "structuredContent") : undefined;
+  const field = structuredContentField(context.to.types[context.type]);
   const takesAny = field?.type.kind === "keyword" && (field.type.keyword === "unknown" || field.type.keyword === "any");
   if (field && (takesAny || isObject(structured))) return value;
   const json = JSON.stringify(structured);
@@ -86,8 +85,23 @@ const singleContentBlock: ShimRule = (value, context) => {
   );
 };
 
+const structuredContentField = (target: Shape | undefined) =>
+  target?.kind === "object" ? target.properties.find((p) => p.name === "structuredContent") : undefined;
+
 export const shimRules: { readonly [name: string]: ShimRule } = {
   contentAsText,
   singleContentBlock,
   structuredContentAsText,
+};
+
+/**
+ * For a rule, whether it leaves every value the target type's generated check
+ * accepts as it is, given the target type's shape. The generator asks this of
+ * each hook of a step's shortcut (generator/shims/shortcuts.ts) and leaves out
+ * those that would; a rule without an entry is always run.
+ */
+export const leavesFittingValues: { readonly [name: string]: (target: Shape | undefined) => boolean } = {
+  // A value that passes a check declaring structuredContent has it in a form the target takes (an object where
+  // the field is one, any value where it is unknown): the rule returns it as it is.
+  structuredContentAsText: (target) => structuredContentField(target) !== undefined,
 };

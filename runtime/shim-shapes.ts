@@ -3,6 +3,43 @@
 import { isObject, pointer, test } from "./validation.js";
 import type { RevisionShapes, Shape, ShapeProperty } from "./shim-data.js";
 
+/** What following references needs of a revision: its types (the generator passes its own shapes). */
+type Types = Pick<RevisionShapes, "types">;
+
+/** What a revision's shapes are built from on their first read (generated/shims/<rev>.ts). */
+export interface ShapeBuilders {
+  readonly types: () => RevisionShapes["types"];
+  readonly params: () => RevisionShapes["params"];
+  readonly results: () => RevisionShapes["results"];
+}
+
+/**
+ * A revision's shapes with its tables at once and its types, params and
+ * results built on their first read (then plain data properties). Only a walk
+ * reads them: a step's shortcut needs the checks alone. Building both
+ * revisions' shapes (~300 KB of objects each) when a legacy session's shims
+ * loaded was what made V8 double its young generation in a server under load
+ * (bench/RESULTS.md, Streamable HTTP).
+ */
+export function revisionShapes(
+  tables: Omit<RevisionShapes, keyof ShapeBuilders>,
+  build: ShapeBuilders,
+): RevisionShapes {
+  const shapes = { ...tables } as RevisionShapes;
+  for (const key of ["types", "params", "results"] as const) {
+    Object.defineProperty(shapes, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = build[key]();
+        Object.defineProperty(shapes, key, { value, enumerable: true, configurable: false, writable: false });
+        return value;
+      },
+    });
+  }
+  return shapes;
+}
+
 /** Any value (what a field without a counterpart converts as). */
 export const ANY: Shape = { kind: "keyword", keyword: "unknown" };
 
@@ -17,10 +54,10 @@ export function fieldsOf(shape: (Shape & { kind: "object" }) | undefined): Map<s
   return fields;
 }
 
-const unionMembers = new WeakMap<RevisionShapes, WeakMap<Shape, Resolved[]>>();
+const unionMembers = new WeakMap<Types, WeakMap<Shape, Resolved[]>>();
 
 /** A union's members, unions among them spread, each resolved (cached). */
-export function membersOf(union: Shape & { kind: "union" }, revision: RevisionShapes): Resolved[] {
+export function membersOf(union: Shape & { kind: "union" }, revision: Types): Resolved[] {
   let cache = unionMembers.get(revision);
   if (!cache) unionMembers.set(revision, (cache = new WeakMap()));
   let members = cache.get(union);
@@ -41,10 +78,10 @@ export interface Resolved {
 }
 
 /** Per revision, per shape object: what resolve() found. Shapes are immutable data, so this never goes stale. */
-const resolved = new WeakMap<RevisionShapes, WeakMap<Shape, Resolved>>();
+const resolved = new WeakMap<Types, WeakMap<Shape, Resolved>>();
 
 /** Follows references; an intersection of object types becomes one object. */
-export function resolve(shape: Shape, revision: RevisionShapes): Resolved {
+export function resolve(shape: Shape, revision: Types): Resolved {
   let cache = resolved.get(revision);
   if (!cache) resolved.set(revision, (cache = new WeakMap()));
   let found = cache.get(shape);
@@ -52,7 +89,7 @@ export function resolve(shape: Shape, revision: RevisionShapes): Resolved {
   return found;
 }
 
-function resolveUncached(shape: Shape, revision: RevisionShapes, seen = 0): Resolved {
+function resolveUncached(shape: Shape, revision: Types, seen = 0): Resolved {
   let name: string | undefined;
   let current = shape;
   while (current.kind === "reference" && seen++ < 64) {

@@ -2,8 +2,10 @@
 // (generated/shims/): each revision's type shapes, and for every adjacent pair
 // of revisions an upgrade and a downgrade plan derived from their diff and the
 // reviewed shim overlay. A value is walked along the source and target shapes
-// (shim-walk.ts), one step at a time, unless a shortcut (shim-shortcuts.ts) shows
-// the walk would change nothing but top-level fields:
+// (shim-walk.ts), one step at a time, unless the step's shortcut for the method
+// (planned by the generator, taken in shim-shortcuts.ts) shows the walk would
+// change nothing but top-level fields; the shapes are built on a walk's first
+// read (revisionShapes). The walk:
 // - a field the source declares and the target does not is dropped, unless the
 //   plan keeps it (the target's object became open: its index signature takes it);
 // - a field the target requires and the value lacks is filled from the plan's
@@ -26,7 +28,15 @@ import { Walk } from "./shim-walk.js";
 import type { Check } from "./validation.js";
 
 export * from "./shim-data.js";
-export { fits, resolve } from "./shim-shapes.js";
+export {
+  fieldsOf,
+  fits,
+  membersOf,
+  resolve,
+  revisionShapes,
+  type Resolved,
+  type ShapeBuilders,
+} from "./shim-shapes.js";
 
 /** Runs a conversion; a step's ShimError is reported against the whole conversion asked for. */
 function asked<T>(options: { from: string; to: string }, run: () => T): T {

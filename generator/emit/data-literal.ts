@@ -37,16 +37,29 @@ type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
 
 /**
  * `const <name>: <type> = <value><suffix>;` as prettier prints it (`suffix`:
- * " as const", say), or undefined when the value holds something this printer
- * does not cover.
+ * " as const", say), or with `returns`, `const <name> = (): <returns> =>
+ * (<value>)<suffix>;` (data built when it is first asked for); undefined when
+ * the value holds something this printer does not cover.
  */
-export function printDataDeclaration(declaration: string, value: unknown, suffix = ""): string | undefined {
+export function printDataDeclaration(
+  declaration: string,
+  value: unknown,
+  suffix = "",
+  returns?: string,
+): string | undefined {
   return unlessUnsupported(() => {
     const data = asData(value);
     if (data === null || typeof data !== "object") throw new Unsupported();
-    const prefix = `${declaration} = `;
-    return `${prefix}${print(data, 0, prefix.length, suffix.length + 1)}${suffix};`;
+    const { prefix, close } = dataDeclarationParts(declaration, suffix, returns);
+    return `${prefix}${print(data, 0, prefix.length, close.length + 1)}${close};`;
   });
+}
+
+/** What comes before and after a data declaration's value: the prefix up to it, and the close before ";". */
+export function dataDeclarationParts(declaration: string, suffix: string, returns: string | undefined) {
+  return returns === undefined
+    ? { prefix: `${declaration} = `, close: suffix }
+    : { prefix: `${declaration} = (): ${returns} => (`, close: `)${suffix}` };
 }
 
 function asData(value: unknown): Data {

@@ -2,7 +2,7 @@
 // for a name and get it back; the import lines are written once, sorted) and its
 // header; the body is TypeScript written by the emitter, formatted afterwards.
 import { byCodeUnit } from "../model/order.js";
-import { printDataDeclaration } from "./data-literal.js";
+import { dataDeclarationParts, printDataDeclaration } from "./data-literal.js";
 
 export interface FileHeader {
   /** What the file was generated from, e.g. "MCP schema revision 2025-06-18". */
@@ -63,15 +63,21 @@ export class GeneratedFile {
   }
 
   /**
-   * Appends `<declaration> = <value><suffix>;` for a JSON value, after
+   * Appends `<declaration> = <value><suffix>;` for a JSON value (with
+   * `returns`, an arrow function of that return type giving it), after
    * `comment` (a top-level comment as prettier prints it), printed by
    * data-literal.ts as prettier would so that formatting can skip it; a value
    * that printer does not cover is written on one line and left to prettier.
    */
-  printData(declaration: string, value: unknown, { comment = "", suffix = "" } = {}): void {
+  printData(
+    declaration: string,
+    value: unknown,
+    { comment = "", suffix = "", returns }: { comment?: string; suffix?: string; returns?: string } = {},
+  ): void {
     const lead = comment === "" ? "" : `${comment.trim()}\n`;
-    const source = `${lead}${declaration} = ${JSON.stringify(value)}${suffix};`;
-    const printed = printDataDeclaration(declaration, value, suffix);
+    const { prefix, close } = dataDeclarationParts(declaration, suffix, returns);
+    const source = `${lead}${prefix}${JSON.stringify(value)}${close};`;
+    const printed = printDataDeclaration(declaration, value, suffix, returns);
     this.chunks.push(printed === undefined ? { text: source } : { text: lead + printed, formatted: true, source });
   }
 

@@ -1,7 +1,8 @@
 // generated/shims/: converting messages between revisions.
-//   <rev>.ts        the revision's shapes (its types as data) and tables
-//   <a>--<b>.ts     one adjacent step: the upgrade and downgrade plans, how each diff entry
-//                   is covered (for review), and a function per message kind and direction
+//   <rev>.ts        the revision's shapes (its types as data, built on their first read) and tables
+//   <a>--<b>.ts     one adjacent step: the upgrade and downgrade plans (with each method's
+//                   shortcut), how each diff entry is covered (for review), and a function per
+//                   message kind and direction
 //   index.ts        convert(message, { from, to, method }) over the chain of revisions
 // The tables are declared with their runtime types, not `as const`: nothing
 // reads their literal types, and literal declarations made shims/*.d.ts 2.5 MB
@@ -10,6 +11,7 @@ import { diffRevisions } from "../diff/diff.js";
 import type { RevisionModel } from "../model/types.js";
 import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
 import { shapesOf } from "../shims/shapes.js";
+import { shortcutsOf } from "../shims/shortcuts.js";
 import { printKey } from "./data-literal.js";
 import { indentWidth, pad, printWidth } from "./prettier-form.js";
 import type { GeneratedFile } from "./printer.js";
@@ -23,27 +25,39 @@ export const stepFile = (older: string, newer: string) => `${older}--${newer}`;
 export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
   const { types, params, results } = shapesOf(model);
   const shapesType = file.importType(runtime, "RevisionShapes");
-  file.printData(`const types: ${shapesType}["types"]`, types);
-  file.printData(`const params: ${shapesType}["params"]`, params);
-  file.printData(`const results: ${shapesType}["results"]`, results);
+  file.printData("const types", types, { returns: `${shapesType}["types"]` });
+  file.printData("const params", params, { returns: `${shapesType}["params"]` });
+  file.printData("const results", results, { returns: `${shapesType}["results"]` });
   file.print(`
-    /** Revision ${model.revision} as the message converter sees it: every type's shape, and each method's params and result. */
-    export const shapes: ${shapesType} = {
-      revision: ${JSON.stringify(model.revision)},
-      protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
-      envelope: ${file.importValue(`../${model.revision}/tables.js`, "envelope")},
-      methods: ${file.importValue(`../${model.revision}/methods.js`, "methods")},
-      types,
-      checks: ${file.importValue(`../${model.revision}/tables.js`, "messageTables")}.checks,
-      params,
-      results,
-    };
+    /**
+     * Revision ${model.revision} as the message converter sees it: every type's shape, and each
+     * method's params and result. The shapes are built on their first read, by a walk: a
+     * conversion a step's shortcut covers needs only the checks.
+     */
+    export const shapes: ${shapesType} = ${file.importValue(runtime, "revisionShapes")}(
+      {
+        revision: ${JSON.stringify(model.revision)},
+        protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
+        envelope: ${file.importValue(`../${model.revision}/tables.js`, "envelope")},
+        methods: ${file.importValue(`../${model.revision}/methods.js`, "methods")},
+        checks: ${file.importValue(`../${model.revision}/tables.js`, "messageTables")}.checks,
+      },
+      { types, params, results },
+    );
   `);
 }
 
-/** Plans one adjacent step; the caller decides what uncovered entries mean. */
+/** Plans one adjacent step, with each direction's shortcuts; the caller decides what uncovered entries mean. */
 export function planAdjacent(older: RevisionModel, newer: RevisionModel, overlay: ShimOverlay): PlannedStep {
-  return planStep(older, newer, diffRevisions(older, newer), overlay);
+  const step = planStep(older, newer, diffRevisions(older, newer), overlay);
+  const [a, b] = [shapesOf(older), shapesOf(newer)];
+  const shared = (source: RevisionModel, target: RevisionModel) =>
+    source.methods.filter((m) => target.methods.some((t) => t.name === m.name)).map((m) => m.name);
+  return {
+    ...step,
+    upgrade: { ...step.upgrade, shortcuts: shortcutsOf(step.upgrade, a, b, shared(older, newer)) },
+    downgrade: { ...step.downgrade, shortcuts: shortcutsOf(step.downgrade, b, a, shared(newer, older)) },
+  };
 }
 
 export function emitStep(file: GeneratedFile, older: RevisionModel, newer: RevisionModel, step: PlannedStep): void {

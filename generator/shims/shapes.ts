@@ -12,7 +12,16 @@ export interface ModelShapes {
   results: Record<string, FieldShape>;
 }
 
+/** Models are not changed once built: a model's shapes are built once (its step plans read them too). */
+const built = new WeakMap<RevisionModel, ModelShapes>();
+
 export function shapesOf(model: RevisionModel): ModelShapes {
+  let shapes = built.get(model);
+  if (!shapes) built.set(model, (shapes = buildShapes(model)));
+  return shapes;
+}
+
+function buildShapes(model: RevisionModel): ModelShapes {
   const index = indexDeclarations(model.declarations);
   const types: Record<string, Shape> = {};
   for (const d of model.declarations) {

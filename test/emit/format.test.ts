@@ -54,7 +54,7 @@ describe("formatting generated files", () => {
             : /\/(tables|validators|guards)\.ts$/.test(file.path)
               ? /^\s*export (function|const) /m.test(part.text) && "functions"
               : (file.path.startsWith("shims/") || file.path.endsWith("/methods.ts")) &&
-                /^(export )?const \w+(: .+)? = [[{]/m.test(part.formatted ? part.source : part.text) &&
+                /^(export )?const \w+(: .+)? = (\(\): .+ => \()?[[{]/m.test(part.formatted ? part.source : part.text) &&
                 "data";
         if (kind === "functions" && !part.formatted) leftFunctions.push(part.text);
         if (kind) (part.formatted ? taken : left)[kind]++;
@@ -146,6 +146,16 @@ describe("data tables printed as prettier prints them", () => {
       expect(`${printed}\n`).toBe(await format(`${declaration} = ${JSON.stringify(value)};`, wholeFileOptions));
     });
   }
+
+  it("data an arrow function returns (the shims' shapes, built on their first read)", async () => {
+    for (const [, value] of cases) {
+      const printed = printDataDeclaration("const table", value, "", "Table");
+      expect(printed).toBeDefined();
+      expect(`${printed}\n`).toBe(
+        await format(`const table = (): Table => (${JSON.stringify(value)});`, wholeFileOptions),
+      );
+    }
+  });
 
   it("leaves to prettier what it does not cover", () => {
     for (const value of [{ a: [1, 2, 3] }, { a: 1.5 }, { "1": 1 }, { a: "é" }, "text", { a: new Date(0) }])

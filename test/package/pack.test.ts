@@ -262,7 +262,7 @@ process.stdout.write(JSON.stringify(out));
     expect(run.stdout).toBe(JSON.stringify(expected));
     const chunks = join(consumer, "node_modules", "mcpgen", "dist", "chunks");
     const shapesChunk = readdirSync(chunks).find((f) => /^shims-2025-11-25-[^-]/.test(f))!;
-    expect(readFileSync(join(chunks, shapesChunk), "utf8")).toMatch(/const types = JSON\.parse\("/);
+    expect(readFileSync(join(chunks, shapesChunk), "utf8")).toMatch(/const types = \(\) => JSON\.parse\("/);
   });
 
   test("the bundle's JavaScript is ASCII and carries no JSDoc (one-byte module sources for V8; the .d.ts files keep the docs)", () => {

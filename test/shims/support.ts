@@ -12,6 +12,7 @@ import { methodSeeds, mutations, schemaLiterals } from "../support/corpus.js";
 export interface Shims {
   convert(message: unknown, options: ConvertOptions): Converted;
   convertParams(method: string, params: unknown, options: Omit<ConvertOptions, "method">): Converted;
+  convertResult(method: string, result: unknown, options: Omit<ConvertOptions, "method">): Converted;
 }
 export type ValidateMessage = (message: unknown, requestMethod?: string) => MessageVerdict;
 

@@ -5,9 +5,9 @@
 
 import { methods } from "../minimal-revision/methods.js";
 import { envelope, messageTables } from "../minimal-revision/tables.js";
-import type { RevisionShapes } from "mcpgen/runtime";
+import { type RevisionShapes, revisionShapes } from "mcpgen/runtime";
 
-const types: RevisionShapes["types"] = {
+const types = (): RevisionShapes["types"] => ({
   CallToolRequest: {
     kind: "object",
     properties: [
@@ -687,9 +687,9 @@ const types: RevisionShapes["types"] = {
       },
     ],
   },
-};
+});
 
-const params: RevisionShapes["params"] = {
+const params = (): RevisionShapes["params"] => ({
   initialize: {
     field: "InitializeRequest.params",
     shape: {
@@ -758,9 +758,9 @@ const params: RevisionShapes["params"] = {
     field: "Request.params",
     shape: { kind: "object", properties: [], indexSignature: { kind: "keyword", keyword: "any" } },
   },
-};
+});
 
-const results: RevisionShapes["results"] = {
+const results = (): RevisionShapes["results"] => ({
   initialize: { field: "result", shape: { kind: "reference", name: "InitializeResult" } },
   ping: { field: "result", shape: { kind: "reference", name: "EmptyResult" } },
   "sampling/createMessage": {
@@ -769,16 +769,20 @@ const results: RevisionShapes["results"] = {
   },
   "tools/call": { field: "result", shape: { kind: "reference", name: "CallToolResult" } },
   "tools/list": { field: "result", shape: { kind: "reference", name: "ListToolsResult" } },
-};
+});
 
-/** Revision minimal-revision as the message converter sees it: every type's shape, and each method's params and result. */
-export const shapes: RevisionShapes = {
-  revision: "minimal-revision",
-  protocolVersion: "2025-01-01",
-  envelope: envelope,
-  methods: methods,
-  types,
-  checks: messageTables.checks,
-  params,
-  results,
-};
+/**
+ * Revision minimal-revision as the message converter sees it: every type's shape, and each
+ * method's params and result. The shapes are built on their first read, by a walk: a
+ * conversion a step's shortcut covers needs only the checks.
+ */
+export const shapes: RevisionShapes = revisionShapes(
+  {
+    revision: "minimal-revision",
+    protocolVersion: "2025-01-01",
+    envelope: envelope,
+    methods: methods,
+    checks: messageTables.checks,
+  },
+  { types, params, results },
+);
