@@ -11,21 +11,35 @@
 // remembered id, goes to an IdMap. With an IdMap alone a busy session held
 // ~40 KB (2,048 slots of keys and values for 1,024 ids) and hashed and probed
 // it twice a request.
-import { emptySlots, IdMap } from "./id-map.js";
+//
+// Both the ring and the table are Float64Arrays: their storage lies outside
+// V8's heap once it is past 64 bytes. As JavaScript arrays, growing them to a
+// busy session's 1,024 ids and 2,048 slots copied ~25 KB a session through
+// the young generation, and sixteen such sessions made V8 double it (4 MB more
+// of a server's RSS under load; bench/RESULTS.md, Streamable HTTP).
+import { IdMap } from "./id-map.js";
 
 type Id = string | number;
 
-/** Slots of a session's first table: a stateless HTTP session remembers one id. */
-const FIRST_TABLE_SIZE = 8;
-/** The table of a set that holds no integer id yet (never written). */
-const NO_TABLE: readonly (number | undefined)[] = [];
+/** Slots of a session's first table and ring: a stateless HTTP session remembers one id. */
+const FIRST_SIZE = 8;
+/** A table slot that holds no id (table ids are from 0 up). */
+const EMPTY = -1;
+/** The storage of a set that has remembered no id yet (never written). */
+const NOTHING: Float64Array = new Float64Array(0);
 
 export class FinishedIds {
-  /** The remembered ids in the order they finished; slot `count % capacity` is the next to be replaced. */
-  private readonly ring: (Id | undefined)[] = [];
+  /**
+   * The remembered ids in the order they finished, slot `count % capacity` the
+   * next to be replaced; NaN where the id is not a table id (then in `ringOthers`).
+   * It grows as the first `capacity` ids come in.
+   */
+  private ring = NOTHING;
+  /** The ids at the ring's NaN slots, by slot (allocated for the first such id). */
+  private ringOthers: (Id | undefined)[] | undefined;
   private count = 0;
-  /** Integer ids by `id % table.length`; it doubles when half full (grow). */
-  private table = NO_TABLE as (number | undefined)[];
+  /** Integer ids by `id % table.length` (EMPTY: none); it doubles when half full (grow). */
+  private table = NOTHING;
   private inTable = 0;
   /** The ids the table cannot hold. */
   private readonly others = new IdMap<Id, true>();
@@ -44,30 +58,40 @@ export class FinishedIds {
 
   /** Remembers `id` (not remembered now), forgetting the oldest one when `capacity` are. */
   add(id: Id): void {
-    const at = this.count++ % this.capacity;
-    const evicted = this.ring[at];
-    if (evicted !== undefined) this.forget(evicted);
+    const at = this.count % this.capacity;
+    if (this.count++ >= this.capacity) this.forget(at);
+    else if (at >= this.ring.length)
+      this.ring = copied(this.ring, Math.min(this.capacity, 2 * this.ring.length || FIRST_SIZE));
+    if (!isTableId(id)) {
+      this.ring[at] = NaN;
+      (this.ringOthers ??= [])[at] = id;
+      this.others.set(id, true);
+      return;
+    }
     this.ring[at] = id;
-    if (isTableId(id)) {
-      if (2 * this.inTable >= this.table.length) this.grow();
-      const slot = id % this.table.length;
-      if (this.table[slot] === undefined) {
-        this.table[slot] = id;
-        this.inTable++;
-        return;
-      }
+    if (2 * this.inTable >= this.table.length) this.grow();
+    const slot = id % this.table.length;
+    if (this.table[slot] === EMPTY) {
+      this.table[slot] = id;
+      this.inTable++;
+      return;
     }
     this.others.set(id, true);
   }
 
-  private forget(id: Id): void {
-    if (isTableId(id) && this.table.length > 0) {
-      const slot = id % this.table.length;
-      if (this.table[slot] === id) {
-        this.table[slot] = undefined;
-        this.inTable--;
-        return;
-      }
+  /** Forgets the id at ring slot `at`. */
+  private forget(at: number): void {
+    const id = this.ring[at]!;
+    if (Number.isNaN(id)) {
+      this.others.delete(this.ringOthers![at]!);
+      this.ringOthers![at] = undefined;
+      return;
+    }
+    const slot = id % this.table.length;
+    if (this.table[slot] === id) {
+      this.table[slot] = EMPTY;
+      this.inTable--;
+      return;
     }
     this.others.delete(id);
   }
@@ -79,13 +103,20 @@ export class FinishedIds {
   private grow(): void {
     const old = this.table;
     if (old.length >= 2 * this.capacity) return;
-    const size = old.length === 0 ? FIRST_TABLE_SIZE : 2 * old.length;
-    const table = emptySlots<number>(size);
+    const size = old.length === 0 ? FIRST_SIZE : 2 * old.length;
+    const table = new Float64Array(size).fill(EMPTY);
     // No two ids meet in the new table: ids equal modulo its size are equal modulo the old one's
     // (a power of two that divides it), which held one of them at most.
-    for (const id of old) if (id !== undefined) table[id % size] = id;
+    for (let i = 0; i < old.length; i++) if (old[i] !== EMPTY) table[old[i]! % size] = old[i]!;
     this.table = table;
   }
+}
+
+/** `from`'s values at the start of a new array of `size`. */
+function copied(from: Float64Array, size: number): Float64Array {
+  const to = new Float64Array(size);
+  to.set(from);
+  return to;
 }
 
 /** Whether the table can hold `id`: an integer from 0 to 2^53 - 1. */

@@ -95,6 +95,15 @@ describe("FinishedIds", () => {
     checkAgainstModel(100, ids, [1, 6, 5150, 73]);
   });
 
+  test("a busy session's ids are kept outside V8's heap (in ArrayBuffers), not grown through its young generation", () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const sessions = Array.from({ length: 16 }, () => new FinishedIds(1024));
+    for (let id = 0; id < 1024; id++) for (const finished of sessions) finished.add(id);
+    // 1,024 ids and 2,048 table slots of 8 bytes a session.
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThanOrEqual(16 * 3 * 1024 * 8);
+    expect(sessions.every((finished) => finished.has(0) && finished.has(1023))).toBe(true);
+  });
+
   test("a capacity that is not a positive integer is refused", () => {
     expect(() => new FinishedIds(0)).toThrow(RangeError);
     expect(() => new FinishedIds(1.5)).toThrow(RangeError);
