@@ -10,6 +10,7 @@ import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
 import { extensionOutput } from "../emit/extension-files.js";
 import { selectRevisions, SpecError } from "../lock/lock.js";
 import type { Diagnostic, ExtensionModel, RevisionModel } from "../model/types.js";
+import { compareRevisions } from "../model/revision-order.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
 import type { CheckCatalog } from "../emit/check-functions.js";
 import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
@@ -51,7 +52,7 @@ interface Output {
 
 export async function generateCommand(io: Io, options: GenerateOptions): Promise<number> {
   const started = performance.now();
-  const sources = await readSources(io, options);
+  const { sources, companions } = await readSources(io, options);
   // Formatting is most of a generation's time: it runs on worker threads while
   // this thread parses and emits the next revision. Not one per core: each
   // worker warms up prettier on its own, and on 2 cores one worker beside this
@@ -61,7 +62,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
   const formatting = new Formatting(pool?.format ?? formatTypeScript);
   let generated: Generated;
   try {
-    generated = await generateAll(io, options, sources, formatting);
+    generated = await generateAll(io, options, sources, companions, formatting);
   } finally {
     await pool?.close();
   }
@@ -110,14 +111,17 @@ interface Generated {
 }
 
 /**
- * Every revision's model and files, then the selected extensions', the shims
- * and the root index. Models are built and files emitted here in order; each
- * file's formatting is awaited only at the end, so `format` may run elsewhere.
+ * Every revision's model and files, then the extensions', the shims and the
+ * root index. Models are built and files emitted here in order; each file's
+ * formatting is awaited only at the end, so `format` may run elsewhere. The
+ * companions' models (revisions already in the output, not generated now) go
+ * into what all revisions share: the shims, the root index and ext/.
  */
 async function generateAll(
   io: Io,
   options: GenerateOptions,
   sources: SchemaSource[],
+  companions: SchemaSource[],
   formatting: Formatting,
 ): Promise<Generated> {
   const models: RevisionModel[] = [];
@@ -167,19 +171,29 @@ async function generateAll(
       ),
     });
   }
-  // Extensions whose base revision was generated (none for a --schema run: nothing pins them to it).
+  const companionModels = companions.map((source) => {
+    try {
+      return buildModel(source);
+    } catch (error) {
+      if (error instanceof SchemaError) throw new SchemaFailure(error, source);
+      throw error;
+    }
+  });
+  const everyModel = [...models, ...companionModels].sort((a, b) => compareRevisions(a.revision, b.revision));
+  // Extensions whose base revision is in the output (none for a --schema run: nothing pins them to it). ext/ is
+  // written whole, as shims/ is: an extension of a companion is generated again too.
   const extensionSources =
     options.schema === undefined
       ? await pinnedExtensionSources(
           io,
           options,
           await readLock(io, options),
-          models.map((m) => m.revision),
+          everyModel.map((m) => m.revision),
         )
       : [];
   for (const source of extensionSources) {
     const extensionStarted = performance.now();
-    const base = models.find((m) => m.revision === source.base)!;
+    const base = everyModel.find((m) => m.revision === source.base)!;
     let model: ExtensionModel;
     try {
       model = buildExtension(source, base);
@@ -197,8 +211,8 @@ async function generateAll(
       files,
     });
   }
-  const shims = held(shimsOutput(models, undefined, formatting));
-  const rootIndex = held(rootIndexOutput(models, extensionSources, formatting));
+  const shims = held(shimsOutput(everyModel, undefined, formatting));
+  const rootIndex = held(rootIndexOutput(everyModel, extensionSources, formatting));
 
   const files: OutputFile[] = [];
   for (const output of outputs) {
@@ -220,26 +234,42 @@ async function generateAll(
   };
 }
 
-async function readSources(io: Io, options: GenerateOptions): Promise<SchemaSource[]> {
+/**
+ * The revisions to generate, and their companions: the other pinned revisions
+ * whose folder is in the output already. A generation of some revisions
+ * writes the files all revisions share (shims/, the root index, ext/) whole,
+ * and they must go on covering those too.
+ */
+async function readSources(
+  io: Io,
+  options: GenerateOptions,
+): Promise<{ sources: SchemaSource[]; companions: SchemaSource[] }> {
   if (options.schema !== undefined) {
     const [revision, ...extra] = options.revisions;
     if (revision === undefined || extra.length > 0)
       throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
-    return [await schemaFileSource(io, options.schema, revision)];
+    return { sources: [await schemaFileSource(io, options.schema, revision)], companions: [] };
   }
   const lock = await readLock(io, options);
+  const pinned = lock.revisions.map((r) => r.name);
   const selected = selectRevisions(lock, options.revisions).map((r) => r.name);
-  const names = await withImporters(
-    options.out,
-    lock.revisions.map((r) => r.name),
-    selected,
-  );
+  const names = await withImporters(options.out, pinned, selected);
+  const tell = (line: string) => {
+    if (!options.quiet && !options.json) io.stderr(`${line}\n`);
+  };
+  const out = displayPath(io, options.out);
   for (const name of names.filter((n) => !selected.includes(n)))
-    if (!options.quiet && !options.json)
-      io.stderr(
-        `generating ${name} too: its checks in ${displayPath(io, options.out)} import those of a revision generated now\n`,
-      );
-  return pinnedSources(io, options, lock, names);
+    tell(`generating ${name} too: its checks in ${out} import those of a revision generated now`);
+  const companions: string[] = [];
+  for (const name of pinned)
+    if (!names.includes(name) && (await readOptional(join(options.out, name, "index.ts"))) !== undefined)
+      companions.push(name);
+  if (companions.length > 0)
+    tell(`reading ${companions.join(", ")} too: the shims and the root index cover every revision in ${out}`);
+  return {
+    sources: await pinnedSources(io, options, lock, names),
+    companions: await pinnedSources(io, options, lock, companions),
+  };
 }
 
 /**
