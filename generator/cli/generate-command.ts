@@ -3,7 +3,14 @@
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
-import { formattedAll, revisionFolder, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
+import {
+  formattedAll,
+  revisionChecks,
+  revisionFolder,
+  rootIndexOutput,
+  shimsOutput,
+  surfaceOutput,
+} from "../emit/run.js";
 import { Formatting, formatterPool, formatTypeScript } from "../emit/format.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
@@ -132,8 +139,17 @@ async function generateAll(
     promise.catch(() => {});
     return promise;
   };
+  const companionModels = companions.map((source) => {
+    try {
+      return buildModel(source);
+    } catch (error) {
+      if (error instanceof SchemaError) throw new SchemaFailure(error, source);
+      throw error;
+    }
+  });
   // The previous revision's checks, so that each revision imports those it shares (sources are in revision order).
-  let previousChecks: CheckCatalog | undefined;
+  // When the revision before one is a companion, its catalog: a full generation's checks.ts imports from it too.
+  let previous: { revision: string; checks: CheckCatalog } | undefined;
   for (const source of sources) {
     const revisionStarted = performance.now();
     let model: RevisionModel;
@@ -145,8 +161,13 @@ async function generateAll(
     }
     models.push(model);
     if (options.surface !== undefined) surfaces.push(surfaceOutput(model));
+    const before = companionModels
+      .filter((c) => compareRevisions(c.revision, model.revision) < 0)
+      .filter((c) => previous === undefined || compareRevisions(c.revision, previous.revision) > 0)
+      .at(-1);
+    const previousChecks = before ? revisionChecks(before) : previous?.checks;
     const folder = revisionFolder(model, previousChecks);
-    previousChecks = folder.checks;
+    previous = { revision: model.revision, checks: folder.checks };
     const files = formattedAll(folder.files, formatting); // emitted now; formats in the background
     const report: RevisionReport = {
       revision: model.revision,
@@ -171,14 +192,6 @@ async function generateAll(
       ),
     });
   }
-  const companionModels = companions.map((source) => {
-    try {
-      return buildModel(source);
-    } catch (error) {
-      if (error instanceof SchemaError) throw new SchemaFailure(error, source);
-      throw error;
-    }
-  });
   const everyModel = [...models, ...companionModels].sort((a, b) => compareRevisions(a.revision, b.revision));
   // Extensions whose base revision is in the output (none for a --schema run: nothing pins them to it). ext/ is
   // written whole, as shims/ is: an extension of a companion is generated again too.

@@ -88,6 +88,18 @@ export function revisionFolder(
   return { files: [types, methods, revision, checks, tables, validators, guards, index], checks: catalog };
 }
 
+/**
+ * A revision's check catalog alone, as revisionFolder gives it: what a
+ * revision generated after it compares its own checks with when the folder
+ * of this one is already in the output and not generated again.
+ */
+export function revisionChecks(model: RevisionModel): CheckCatalog {
+  const checks = new GeneratedFile(`${model.revision}/checks.ts`, { source: "", details: [] });
+  const checkEmitter = emitChecks(checks, model);
+  emitTables(new GeneratedFile(`${model.revision}/tables.ts`, { source: "", details: [] }), model, checkEmitter);
+  return checkEmitter.catalog(model.revision);
+}
+
 /** Generates every file for a set of revisions; the root index lists them oldest first. */
 export async function run(
   models: readonly RevisionModel[],
