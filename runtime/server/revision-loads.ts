@@ -4,7 +4,7 @@
 // (SessionLimits.queuedMessages), and are received again once it has loaded,
 // so that no message overtakes the one that needed the load.
 import type { RevisionInfo } from "../index.js";
-import type { RequestId } from "../messages.js";
+import type { Classification, RequestId } from "../messages.js";
 import { INTERNAL_ERROR } from "./handler-revision.js";
 import type { Channel, Inflight } from "./context.js";
 import type { Lifecycle } from "./handshake.js";
@@ -40,22 +40,23 @@ export class RevisionLoads {
 
   /**
    * Holds an incoming message until the pending load is done. When the
-   * backlog is full, nothing is held: a message that expects a reply gets
-   * -32603, another is logged and dropped.
+   * backlog is full, nothing is held: each request in the message gets -32603
+   * with its id (a batch, an array of them), and a message without requests
+   * is logged and dropped.
    */
-  hold(value: unknown, channel: Channel, answered: boolean): void {
+  hold(value: unknown, channel: Channel, classification: Classification): void {
     const { host } = this.session;
     const limit = host.sessionLimits.queuedMessages;
     if (this.backlog!.length < limit) {
       this.backlog!.push({ value, channel });
       return;
     }
-    if (answered)
-      channel.reply(
-        errorJson(undefined, INTERNAL_ERROR, `Server busy: ${limit} messages are already queued in this session`),
-        { code: INTERNAL_ERROR },
-      );
-    else host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
+    const busy = `Server busy: ${limit} messages are already queued in this session`;
+    const replies = idsToAnswer(classification).map((id) => errorJson(id, INTERNAL_ERROR, busy));
+    if (replies.length === 0)
+      host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
+    else
+      channel.reply(classification.kind === "batch" ? `[${replies.join(",")}]` : replies[0]!, { code: INTERNAL_ERROR });
   }
 
   /** The session closed: what waits is dropped. */
@@ -164,5 +165,19 @@ export class RevisionLoads {
       this.session.receiveMessage(value, channel);
     }
     this.session.settleIdle();
+  }
+}
+
+/** The ids of the requests in a message that must be answered (undefined: an invalid one whose id could not be read). */
+function idsToAnswer(classification: Classification): (RequestId | undefined)[] {
+  switch (classification.kind) {
+    case "request":
+      return [classification.id];
+    case "invalid":
+      return [classification.id];
+    case "batch":
+      return classification.messages.flatMap(idsToAnswer);
+    default:
+      return [];
   }
 }

@@ -186,7 +186,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     if (this.lifecycle.phase === "closed") return false;
     const classification = classifyMessage(value, this.lifecycle.envelope);
     const answered = expectsReply(classification);
-    if (this.loads.holding) this.loads.hold(value, channel, answered);
+    if (this.loads.holding) this.loads.hold(value, channel, classification);
     else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
     else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     return answered;

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, test } from "vitest";
 import { McpServer } from "../../runtime/server/index.js";
 import { REMEMBERED_IDS } from "../../runtime/server/session.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
-import { inProcess, statefulRevisions, type ScriptedClient } from "./support.js";
+import { inProcess, loadTables, statefulRevisions, type ScriptedClient } from "./support.js";
+import { RevisionLoads, type LoadingSession } from "../../runtime/server/revision-loads.js";
+import type { Channel } from "../../runtime/server/context.js";
+import { classifyMessage } from "../../runtime/messages.js";
 import type { MessageTables, RevisionInfo } from "../../runtime/index.js";
 
 const quiet = { logger: () => {} };
@@ -542,4 +545,95 @@ test("when the negotiated revision's shims cannot load after initialize was answ
   for (const response of await Promise.all(waiting)) expect(response["error"]).toEqual(failure);
   expect((await client.request("tools/list"))["error"]).toEqual(failure);
   expect(logged).toContain(`error: cannot load protocol revision ${revision}`);
+});
+
+test.each(["2025-03-26", statefulRevisions.at(-1)!])(
+  "%s: while a revision loads, messages beyond the session's queue bound are refused, each request with its own id, and the held ones are answered in their turn",
+  async (revision) => {
+    const logged: string[] = [];
+    const server = buildEverythingServer({
+      logger: (level, message) => logged.push(`${level}: ${message}`),
+      sessionLimits: { queuedMessages: 2 },
+    });
+    // The revision initialize asks for loads until the test has sent what it sends meanwhile.
+    const { wires } = server;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const loadedForHandshake = wires.loadedForHandshake.bind(wires);
+    const loadForHandshake = wires.loadForHandshake.bind(wires);
+    let loading = true;
+    void released.then(() => (loading = false));
+    wires.loadedForHandshake = (info, tablesSuffice) => (loading ? undefined : loadedForHandshake(info, tablesSuffice));
+    wires.loadForHandshake = async (info, tablesSuffice) => {
+      await released;
+      return loadForHandshake(info, tablesSuffice);
+    };
+    const client = await inProcess(server, revision);
+    clients.push(client);
+    const initialized = client.request("initialize", {
+      protocolVersion: revision,
+      capabilities: {},
+      clientInfo: { name: "scripted-client", version: "1.0.0" },
+    });
+    client.notify("notifications/initialized");
+    const held = client.request("tools/call", { name: "echo", arguments: { text: "held" } }, "held");
+    const busy = { code: -32603, message: "Server busy: 2 messages are already queued in this session" };
+    expect((await client.request("ping", undefined, "refused"))["error"]).toEqual(busy);
+    client.notify("notifications/roots/list_changed");
+    expect(logged).toContain("warning: dropped a message: 2 messages are already queued in this session");
+    release();
+    expect((await initialized)["result"]["protocolVersion"]).toBe(revision);
+    expect(text(await held)).toBe("held");
+    expect(client.received.filter((m) => !Array.isArray(m)).map((m) => (m as { id?: unknown }).id)).toEqual([
+      "refused",
+      1,
+      "held",
+    ]);
+    // The session goes on: the initialized notification it held was received in its turn.
+    expect((await client.request("ping"))["result"]).toEqual({});
+  },
+);
+
+test("a batch beyond the queue bound is refused with an array of -32603 errors, one for each request in it, by id", async () => {
+  const tables = await loadTables("2025-03-26");
+  const replies: string[] = [];
+  const logged: string[] = [];
+  const session = {
+    host: {
+      sessionLimits: { queuedMessages: 1 },
+      logger: (level: string, message: string) => logged.push(`${level}: ${message}`),
+      wires: { loaded: () => undefined, load: () => new Promise(() => {}) },
+    },
+    lifecycle: { phase: "ready" },
+    receiveMessage: () => true,
+    settleIdle: () => {},
+  } as unknown as LoadingSession;
+  const loads = new RevisionLoads(session);
+  loads.withWire(
+    { name: "2025-03-26" } as RevisionInfo,
+    0,
+    () => {},
+    () => {},
+  ); // never loads: what comes after it waits
+  expect(loads.holding).toBe(true);
+  const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
+  const hold = (message: unknown) => loads.hold(message, channel, classifyMessage(message, tables.envelope));
+  hold({ jsonrpc: "2.0", id: "held", method: "ping" });
+  expect(replies).toEqual([]);
+  hold([
+    { jsonrpc: "2.0", id: "batch-1", method: "ping" },
+    { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
+    { jsonrpc: "2.0", id: 7, method: "tools/list" },
+    { jsonrpc: "2.0", id: 8, method: 5 },
+  ]);
+  hold([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }]);
+  const busy = { code: -32603, message: "Server busy: 1 messages are already queued in this session" };
+  expect(replies.map((json) => JSON.parse(json))).toEqual([
+    [
+      { jsonrpc: "2.0", id: "batch-1", error: busy },
+      { jsonrpc: "2.0", id: 7, error: busy },
+      { jsonrpc: "2.0", id: 8, error: busy },
+    ],
+  ]);
+  expect(logged).toEqual(["warning: dropped a message: 1 messages are already queued in this session"]);
 });
