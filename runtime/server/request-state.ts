@@ -129,14 +129,45 @@ export function requestDigest(params: unknown): string {
   return hash.digest("base64url");
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(",")}}`;
+/** Text written as it is by canonical(), between the values it walks. */
+class Literal {
+  constructor(readonly text: string) {}
+}
+const COMMA = new Literal(",");
+const CLOSE_ARRAY = new Literal("]");
+const CLOSE_OBJECT = new Literal("}");
+
+/**
+ * JSON with object keys sorted. Iterative: params nest as deep as the client
+ * wrote them (JSON.parse takes any depth), and recursing would end the
+ * process with a RangeError on a line of a few tens of kilobytes.
+ */
+function canonical(root: unknown): string {
+  let out = "";
+  const work: unknown[] = [root];
+  while (work.length > 0) {
+    const value = work.pop();
+    if (value instanceof Literal) {
+      out += value.text;
+    } else if (Array.isArray(value)) {
+      out += "[";
+      work.push(CLOSE_ARRAY);
+      for (let i = value.length - 1; i >= 0; i--) {
+        work.push(value[i]);
+        if (i > 0) work.push(COMMA);
+      }
+    } else if (value !== null && typeof value === "object") {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record)
+        .filter((k) => record[k] !== undefined)
+        .sort();
+      out += "{";
+      work.push(CLOSE_OBJECT);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        work.push(record[keys[i]!]);
+        work.push(new Literal(`${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:`));
+      }
+    } else out += JSON.stringify(value) ?? "null";
   }
-  return JSON.stringify(value) ?? "null";
+  return out;
 }
