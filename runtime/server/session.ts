@@ -186,9 +186,19 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     if (this.lifecycle.phase === "closed") return false;
     const classification = classifyMessage(value, this.lifecycle.envelope);
     const answered = expectsReply(classification);
-    if (this.loads.holding) this.loads.hold(value, channel, classification);
-    else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
-    else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
+    try {
+      if (this.loads.holding) this.loads.hold(value, channel, classification);
+      else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
+      else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
+    } catch (error) {
+      // A defect of ours, not the peer's: it must not end the process (a stdio server would exit)
+      // nor leave a request unanswered. The peer gets -32603 with the id when there is one.
+      this.host.logger("error", `failed on a ${classification.kind} message`, String((error as Error)?.stack ?? error));
+      if (answered) {
+        const id = classification.kind === "request" ? classification.id : undefined;
+        channel.reply(errorJson(id, INTERNAL_ERROR, "Internal error"), { code: INTERNAL_ERROR });
+      }
+    }
     return answered;
   }
 

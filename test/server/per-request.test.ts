@@ -523,6 +523,40 @@ describe("explicit multi round-trip style", () => {
     expect(text(second)).toBe('2026-07-28: decline after {"step":1}');
   });
 
+  test("2026-07-28: params nested 20,000 deep with a forged requestState are refused, and the session goes on", async () => {
+    const client = await connect(buildServer());
+    const meta = { capabilities: { elicitation: {} } };
+    const depth = 20_000;
+    // Written as text: JSON.stringify itself cannot nest that deep.
+    const params = JSON.stringify(withMeta({ name: "confirm", requestState: "v1.x.y" }, meta));
+    const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    client.expect("deep", "tools/call");
+    const answer = client.response("deep");
+    client.write(
+      `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"arguments":{"x":${deep}},${params.slice(1)}}`,
+    );
+    const refused = await answer;
+    expect(refused["error"]["code"]).toBe(-32602);
+    expect(refused["error"]["message"]).toContain("requestState");
+    expect((await client.call("tools/call", { name: "confirm" }, meta))["result"]["resultType"]).toBe("input_required");
+  });
+
+  test("a defect that throws on a request's path is logged and answered -32603 with its id; the session goes on", async () => {
+    const logged: string[] = [];
+    const server = buildServer({ logger: (level, message) => logged.push(`${level}: ${message}`) });
+    const client = await connect(server);
+    const loaded = server.wires.loaded.bind(server.wires);
+    server.wires.loaded = () => {
+      server.wires.loaded = loaded;
+      throw new Error("a defect");
+    };
+    const failed = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });
+    expect(failed["error"]).toEqual({ code: -32603, message: "Internal error" });
+    expect(logged).toContain("error: failed on a request message");
+    const answered = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });
+    expect(answered["result"]["resultType"]).toBe("input_required");
+  });
+
   test("2026-07-28: without requestState the handler starts over", async () => {
     const client = await connect(buildServer());
     const meta = { capabilities: { elicitation: {} } };
