@@ -83,6 +83,12 @@ export interface SessionLimits {
   pendingClientRequests?: number;
   /** Messages waiting while a revision's tables load. Default 1000. */
   queuedMessages?: number;
+  /**
+   * The longest string request id taken, in UTF-16 code units. Default 256.
+   * A session remembers its last ids (basic#requests: ids must not be
+   * reused), so without it the count bounds them but not their bytes.
+   */
+  idLength?: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
@@ -90,4 +96,5 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
   inflightRequests: 1000,
   pendingClientRequests: 100,
   queuedMessages: 1000,
+  idLength: 256,
 });

@@ -283,11 +283,23 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     channel: Channel,
   ): void {
     if (typeof id === "number" && !Number.isInteger(id)) {
-      // basic#requests: "Requests MUST include a string or integer ID".
-      reply(errorJson(undefined, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`), {
+      // basic#requests: "Requests MUST include a string or integer ID". The id was read, so the error echoes it.
+      reply(errorJson(id, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`), {
         code: INVALID_REQUEST,
         malformed: true,
       });
+      return;
+    }
+    const { idLength } = this.host.sessionLimits;
+    if (typeof id === "string" && id.length > idLength) {
+      reply(
+        errorJson(
+          id,
+          INVALID_REQUEST,
+          `Invalid Request: id is ${id.length} characters long, over this server's ${idLength}`,
+        ),
+        { code: INVALID_REQUEST, malformed: true },
+      );
       return;
     }
     if (this.lifecycle.failure !== undefined) {

@@ -637,3 +637,22 @@ test("a batch beyond the queue bound is refused with an array of -32603 errors, 
   ]);
   expect(logged).toEqual(["warning: dropped a message: 1 messages are already queued in this session"]);
 });
+
+test("a string id longer than the session's bound is refused -32600 with it; a fractional id is echoed in its error", async () => {
+  const server = buildEverythingServer({ ...quiet, sessionLimits: { idLength: 16 } });
+  const client = await connect("2025-11-25", { server });
+  const long = "x".repeat(17);
+  expect((await client.request("ping", undefined, long))["error"]).toEqual({
+    code: -32600,
+    message: "Invalid Request: id is 17 characters long, over this server's 16",
+  });
+  expect((await client.request("ping", undefined, "x".repeat(16)))["result"]).toEqual({});
+  expect((await client.request("ping", undefined, 1.5))["error"]).toEqual({
+    code: -32600,
+    message: "Invalid Request: id must be a string or an integer, not 1.5",
+  });
+  // The default bound, 256 code units.
+  const defaults = await connect("2025-11-25");
+  expect((await defaults.request("ping", undefined, "y".repeat(256)))["result"]).toEqual({});
+  expect((await defaults.request("ping", undefined, "y".repeat(257)))["error"]["code"]).toBe(-32600);
+});
