@@ -12,6 +12,9 @@ export interface InputStream {
   on(event: "end", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   off(event: string, listener: (...args: any[]) => void): unknown;
+  /** Stops and restarts the data events while output is full (a Readable has both). */
+  pause?(): unknown;
+  resume?(): unknown;
 }
 
 /** What the transport needs of its output. */
@@ -67,12 +70,23 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   let queued: string[] = [];
   let reading = false;
   let flushScheduled = false;
+  // Backpressure: while the client does not read stdout, stop reading stdin, or the replies to
+  // what it keeps sending would pile up in this process without bound.
+  let waitingForDrain = false;
+  const onDrain = () => {
+    waitingForDrain = false;
+    if (!closed) input.resume?.();
+  };
   const flush = () => {
     flushScheduled = false;
     if (queued.length === 0 || closed) return;
     const text = queued.length === 1 ? queued[0]! + "\n" : queued.join("\n") + "\n";
     queued = [];
-    write(text);
+    if (!write(text) && !waitingForDrain && input.pause) {
+      waitingForDrain = true;
+      input.pause();
+      output.once("drain", onDrain);
+    }
   };
   const send = (json: string) => {
     queued.push(json);
@@ -109,6 +123,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     input.off("end", onEnd);
     input.off("error", onInputError);
     output.off("error", onOutputError);
+    output.off("drain", onDrain);
     session.close();
     restoreStdout();
     resolveClosed();

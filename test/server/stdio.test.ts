@@ -3,7 +3,7 @@
 // behaviour with bad input, stray output, end of input and a broken pipe.
 // Every server message is checked with the negotiated revision's validator.
 // The fixture is compiled by `npm test` (tsconfig.scripts.json) into dist/.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { childServer, statefulRevisions, type ChildServer } from "./support.js";
@@ -189,6 +189,46 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
     expect(await exited).toBe(0);
   });
 
+  test("a client that does not read stdout stops the server reading stdin (replies do not pile up), and all is answered once it reads", async () => {
+    const { child, exited } = await start();
+    // Raw lines, counted as they come: 100,000 pending promises would be a test of the test.
+    let answered = 0;
+    let pending = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop()!;
+      answered += lines.length;
+    });
+    const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } };
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initialize })}\n`);
+    while (answered < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = residentBytes(child.pid!);
+    child.stdout.pause();
+    // ~5 MB of tools/list requests whose answers (~2.4 KB each) nobody reads: ~240 MB if the server kept them.
+    const count = 100_000;
+    let batch = "";
+    for (let id = 1; id <= count; id++) {
+      batch += `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}\n`;
+      if (id % 1000 === 0) {
+        child.stdin.write(batch);
+        batch = "";
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // What the server holds is what it read before stdout filled: a few chunks of input and their answers.
+    expect(residentBytes(child.pid!) - before).toBeLessThan(64 * 1024 * 1024);
+    child.stdout.resume();
+    const deadline = Date.now() + 60_000;
+    while (answered < count + 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(count + 1);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 90_000);
+
   test("a broken stdout pipe ends the server with a message on stderr and exit code 1", async () => {
     const server = await start();
     await server.client.initialize("2025-11-25");
@@ -204,3 +244,10 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
     expect(server.stderr()).toContain("mcpgen: stdout is closed (EPIPE): the client went away; stopping the server");
   });
 });
+
+/** A process's resident memory (Linux: /proc/PID/status VmRSS). */
+function residentBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB$/m);
+  if (!line) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(line[1]) * 1024;
+}
