@@ -12,6 +12,7 @@ import type { ResourceServer } from "./auth.js";
 import { ResponseStream, SseStream, type EventStore } from "./sse.js";
 import type { ResponseMode } from "./http.js";
 import { keepHiddenClass } from "../hidden-classes.js";
+import { IdMap } from "../id-map.js";
 
 /** A request's verified authorization and the resource server that checked it (for 403 challenges). */
 export interface RequestAuth {
@@ -31,6 +32,12 @@ export class HttpSession {
   /** The transport's activity count at this session's last request: the least recent is evicted first. */
   activeSeq = 0;
   private streamCount = 0;
+  /**
+   * POSTs whose reply is still to come, by a number of their own (an IdMap: one
+   * in and out per request allocates nothing): close() must answer them.
+   */
+  private readonly waiting = new IdMap<number, PostExchange>();
+  private waitCount = 0;
   readonly session: Session;
   /** The identity that opened the session; every request of it must come with a token of the same. */
   principal = "";
@@ -75,8 +82,20 @@ export class HttpSession {
     return false;
   }
 
+  /** `exchange` waits for its reply; the number to pass to `replied`. */
+  wait(exchange: PostExchange): number {
+    this.waiting.set(++this.waitCount, exchange);
+    return this.waitCount;
+  }
+
+  replied(key: number): void {
+    this.waiting.delete(key);
+  }
+
   close(): void {
-    this.session.close();
+    this.session.close(); // its requests are abandoned: none of the waiting POSTs gets a reply now
+    for (const exchange of this.waiting.values()) exchange.sessionEnded(this.id);
+    this.waiting.clear();
     for (const stream of this.streams.values()) {
       stream.end();
       this.store.forget(stream.key);
@@ -89,6 +108,8 @@ export class HttpSession {
 export class PostExchange implements Channel {
   private stream: SseStream | null = null;
   private done = false;
+  /** Its number in the owner's waiting POSTs (0: not there). */
+  private key = 0;
 
   constructor(
     private readonly response: ServerResponse,
@@ -106,12 +127,37 @@ export class PostExchange implements Channel {
     return this.auth?.authorization;
   }
 
+  /** The session took the message and will reply: until then, ending the session answers this POST. */
+  awaitReply(): void {
+    if (!this.done && this.owner) this.key = this.owner.wait(this);
+  }
+
+  /**
+   * The session ended (DELETE, the transport's close) before the reply: the request was abandoned and no
+   * reply will come. basic/transports#session-management: after terminating a session the server
+   * "MUST respond to requests containing that session ID with HTTP 404 Not Found", and this POST
+   * carries it. An SSE stream already begun is ended by the session's close instead.
+   */
+  sessionEnded(sessionId: string): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.stream) return;
+    const error = { code: -32001, message: `Not Found: session ${sessionId} ended before this request was answered` };
+    this.response.writeHead(404, JSON_HEADERS).end(JSON.stringify({ jsonrpc: "2.0", error }));
+  }
+
   reply(json: string | null, outcome?: ReplyOutcome): void {
     if (this.done) return;
     this.done = true;
+    if (this.key !== 0) this.owner!.replied(this.key);
     if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
       const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
       this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.responseHeaders() }).end(json);
+    } else if (!this.stream && json !== null && outcome?.malformed) {
+      // Input the server cannot accept, a malformed notification's included (2025-03-26..2025-11-25
+      // basic/transports#sending-messages-to-the-server): "it MUST return an HTTP error status code
+      // (e.g., 400 Bad Request)", not 200, nor an SSE stream.
+      this.response.writeHead(400, { ...JSON_HEADERS, ...this.responseHeaders() }).end(json);
     } else if (this.stream || (this.mode === "sse" && json !== null)) {
       this.upgrade();
       if (json !== null) this.stream!.send(json);

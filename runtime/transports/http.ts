@@ -175,6 +175,9 @@ export class StreamableHttpTransport {
     const resourceServer = this.resourceServer;
     this.guarded(request, response, async () => {
       const outcome = await resourceServer.authenticate(request, (message) => this.server.logger("warning", message));
+      // The client left while its token was checked: its response's `close` has fired already, so
+      // a session or stream opened for it now would wait for that event forever. Nothing to answer.
+      if (response.destroyed) return;
       if (!outcome.ok) return httpError(response, outcome.status, outcome.message, outcome.headers);
       this.routeEndpoint(request, response, path, { authorization: outcome.authorization, server: resourceServer });
     });
@@ -254,9 +257,15 @@ export class StreamableHttpTransport {
       auth,
     );
     if (!state.session.receiveMessage(message, exchange)) response.writeHead(202).end();
+    else exchange.awaitReply();
   }
 
-  private initialize(response: ServerResponse, message: unknown, auth: RequestAuth | undefined): void {
+  private initialize(response: ServerResponse, message: Record<string, unknown>, auth: RequestAuth | undefined): void {
+    // basic/lifecycle#initialization: initialize is a request. Sent as a notification nothing
+    // would answer it, and the session opened for it would wait forever; refused before one is
+    // made (basic/transports#sending-messages-to-the-server: input not accepted is an HTTP error).
+    if (message["id"] === undefined)
+      return jsonRpcError(response, 400, -32600, "Invalid Request: initialize must be a request with an id");
     if (!this.table.roomForOne()) return sessionsBusy(response);
     const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
@@ -562,7 +571,7 @@ function accepted(request: IncomingMessage): number {
   return flags;
 }
 
-function isInitialize(message: unknown): boolean {
+function isInitialize(message: unknown): message is Record<string, unknown> {
   return isObject(message) && message["method"] === "initialize";
 }
 

@@ -123,6 +123,9 @@ export class SseStream {
         if (missed[0]?.sequence !== lastSequence + 1) return false;
       }
     }
+    // The client left while the store answered: `close` has fired already and would never free
+    // the stream (connected forever, its session never idle). Nothing to answer.
+    if (response.destroyed) return true;
     this.detach();
     openEventStream(response, headers);
     if (lastSequence === undefined) {
