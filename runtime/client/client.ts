@@ -537,6 +537,7 @@ export class Client {
         break;
       case "elicitation/create":
         if (handlers.elicitation) {
+          this.checkElicitationMode(params);
           const answer = await handlers.elicitation(params as ElicitRequestParams, signal);
           return this.options.elicitationDefaults === false ? answer : withElicitationDefaults(params, answer);
         }
@@ -546,6 +547,21 @@ export class Client {
         break;
     }
     throw new McpError(-32601, `This client has no handler for ${method}`);
+  }
+
+  /**
+   * client/elicitation#capabilities: an empty elicitation capability declares form mode only; a
+   * request in a mode the client did not declare gets -32602 (#error-handling), never the handler.
+   */
+  private checkElicitationMode(params: unknown): void {
+    const mode = isObject(params) && typeof params["mode"] === "string" ? params["mode"] : "form";
+    const declared = this.capabilities().elicitation ?? {};
+    const modes = ["form", "url"].filter((m) => hasOwn(declared, m));
+    if (!(modes.length > 0 ? modes : ["form"]).includes(mode))
+      throw new McpError(
+        -32602,
+        `Invalid params: elicitation in ${JSON.stringify(mode)} mode, which this client did not declare (capabilities.elicitation: ${JSON.stringify(declared)})`,
+      );
   }
 
   /** Ends the session (legacy HTTP: DELETE) and the transport (stdio: the server process). */
@@ -560,6 +576,11 @@ export class Client {
   /** Settles with the reason once the connection is gone (the server exited, the stream ended, close()). */
   get whenClosed(): Promise<Error> {
     return this.connection.ended;
+  }
+
+  /** @internal Aborted with a ConnectionClosedError once the client is closed (tasks.ts ends its polls on it). */
+  get lifetime(): AbortSignal {
+    return this.connection.lifetime;
   }
 
   /** @internal The wire revision's tables and shims, as the feature modules need them. */

@@ -89,6 +89,7 @@ export class Connection {
   private readonly pending = new IdMap<string | number, Pending>();
   private readonly served = new IdMap<string | number, AbortController>();
   private closedBy: Error | undefined;
+  private readonly life = new AbortController();
   private markEnded!: (reason: Error) => void;
   /** Settles with the reason once the connection is gone for good (the transport closed, or close()). */
   readonly ended: Promise<Error> = new Promise((resolve) => (this.markEnded = resolve));
@@ -109,6 +110,11 @@ export class Connection {
 
   get closed(): boolean {
     return this.closedBy !== undefined;
+  }
+
+  /** Aborted with the reason once the connection is gone: ends the waits that are no request (task polls). */
+  get lifetime(): AbortSignal {
+    return this.life.signal;
   }
 
   /** Sends a request and resolves with its result as the wire revision shapes it (checked). */
@@ -174,7 +180,30 @@ export class Connection {
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closedBy) throw this.closedBy;
     const message = { jsonrpc: "2.0", method, ...(params !== undefined ? { params } : {}) };
-    await this.transport.send(JSON.stringify(message), { ...this.context, headers: { "Mcp-Method": method } });
+    await this.deliver(JSON.stringify(message), { ...this.context, headers: { "Mcp-Method": method } }, method);
+  }
+
+  /**
+   * Sends a message that gets no answer (a notification, a response to the server), bounded by
+   * the request timeout like a request: a server that holds its POST open must not hold the
+   * caller (Client.connect's notifications/initialized) or a served slot forever.
+   */
+  private async deliver(text: string, context: SendContext, what: string): Promise<void> {
+    const controller = new AbortController();
+    const timeoutMs = this.defaults.timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new RequestTimeoutError(`${this.transport.target} did not take ${what} within ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([this.transport.send(text, { ...context, signal: controller.signal }), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Every request in flight fails with this error (e.g. a dropped oversized line: which one it answered is unknown). */
@@ -199,6 +228,7 @@ export class Connection {
     if (this.closedBy) return;
     this.closedBy = reason;
     this.markEnded(reason);
+    this.life.abort(reason);
     this.failAll(reason);
     for (const controller of this.served.values()) controller.abort(reason);
     this.served.clear();
@@ -222,8 +252,24 @@ export class Connection {
       );
       return;
     }
-    if (Array.isArray(parsed.value)) for (const item of parsed.value) this.dispatch(item);
-    else this.dispatch(parsed.value);
+    if (Array.isArray(parsed.value)) {
+      // JSON-RPC batches only where the revision's envelope admits them (2025-03-26; the 2025-06-18 changelog removed them).
+      if (!this.wire.tables.envelope.batching) this.refuseBatch(parsed.value);
+      else for (const item of parsed.value) this.dispatch(item);
+    } else this.dispatch(parsed.value);
+  }
+
+  /** A batch the wire revision forbids: reported, and the requests its answers name fail now, not at their timeouts. */
+  private refuseBatch(items: readonly unknown[]): void {
+    const error = new ServerMessageError(
+      `${this.transport.target} sent a JSON-RPC batch, which revision ${this.wire.info.name} does not allow`,
+      "",
+    );
+    this.problem(error);
+    for (const item of items) {
+      const id = isObject(item) && !("method" in item) ? item["id"] : undefined;
+      if (typeof id === "string" || typeof id === "number") this.settle(id)?.reject(error);
+    }
   }
 
   private dispatch(message: unknown): void {
@@ -340,9 +386,10 @@ export class Connection {
   ): Promise<void> {
     if (this.closedBy) return;
     const message = error ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", id, result };
-    await this.transport
-      .send(JSON.stringify(message), { ...this.context })
-      .catch((failure: Error) => this.handlers.problem(failure));
+    // Failed or timed out, it returns: serve() then frees the request's slot.
+    await this.deliver(JSON.stringify(message), this.context, `the answer to request ${JSON.stringify(id)}`).catch(
+      (failure: Error) => this.handlers.problem(failure),
+    );
   }
 }
 

@@ -1,7 +1,9 @@
 // Reads a text/event-stream body (the WHATWG "event stream" grammar, as used by
 // basic/transports#streamable-http): events with data, id and retry, lines
 // ended by "\n", "\r\n" or "\r". Bounded: an event larger than the limit ends
-// the stream with an error instead of growing a buffer without end.
+// the stream with an error instead of growing a buffer without end. An event's
+// size is its data as delivered (the data lines joined by "\n"), so a data line
+// counts one more than its value: a flood of empty "data:" lines is bounded too.
 
 export interface SseEvent {
   readonly data: string;
@@ -20,6 +22,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
   let buffer = "";
   let data: string[] = [];
   let size = 0;
+  // A line holds at most a data value of the whole limit and its field name.
+  const lineLimit = limit + "data: ".length;
   let id: string | undefined;
   let event: string | undefined;
   const line = (text: string) => {
@@ -37,8 +41,8 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
     let value = colon === -1 ? "" : text.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") {
-      size += value.length;
-      if (size > limit) throw new Error(`an event of more than ${limit} characters`);
+      size += (data.length > 0 ? 1 : 0) + value.length;
+      if (size > limit) throw new Error(`an event with more than ${limit} characters of data`);
       data.push(value);
     } else if (field === "id" && !value.includes("\0")) id = value;
     else if (field === "event") event = value;
@@ -60,7 +64,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
         start = end + (buffer[end] === "\r" && buffer[end + 1] === "\n" ? 2 : 1);
       }
       buffer = buffer.slice(start);
-      if (buffer.length > limit) throw new Error(`a line of more than ${limit} characters`);
+      if (buffer.length > lineLimit) throw new Error(`a line of more than ${lineLimit} characters`);
       if (done) return;
     }
   } finally {

@@ -279,6 +279,11 @@ interface Detailed extends TaskInfo {
 const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 /** The shortest wait between polls, whatever the server suggests. */
 const MIN_POLL_MS = 20;
+/**
+ * The longest: the server's pollInterval is honoured (2025-11-25 basic/utilities/tasks#getting-tasks:
+ * "SHOULD respect"; tasks.md#task-polling) up to a minute, so a huge one cannot stall the wait for days.
+ */
+const MAX_POLL_MS = 60_000;
 /** The longest a single tasks/get, tasks/update or tasks/cancel may take. */
 const REQUEST_MS = 60_000;
 /** The largest delay setTimeout takes. */
@@ -343,13 +348,15 @@ class TaskHandle implements ToolTask {
   }
 
   private async poll(taskId: string, flavour: Flavour, options: TaskWaitOptions): Promise<CallToolResult> {
-    const { signal } = options;
-    signal?.throwIfAborted();
+    // client.close() ends the wait at once (rejecting with its ConnectionClosedError), timer and all.
+    const lifetime = this.client.lifetime;
+    const signal = options.signal ? AbortSignal.any([options.signal, lifetime]) : lifetime;
+    signal.throwIfAborted();
     const budget = Math.min(options.timeoutMs ?? this.state?.ttlMs ?? 3_600_000, MAX_TIMER_MS);
     const deadline = Date.now() + budget;
     const remaining = () => deadline - Date.now();
     const bounds = (longest = REQUEST_MS) => ({
-      ...(signal ? { signal } : {}),
+      signal,
       timeoutMs: Math.max(1, Math.min(remaining(), longest)),
     });
     const timedOut = () =>
@@ -374,14 +381,17 @@ class TaskHandle implements ToolTask {
           if (flavour.input === "requests") return await this.settle(this.outcome(task, bounds(MAX_TIMER_MS)));
           await this.answerInput(taskId, task, signal, bounds());
         }
-        const interval = Math.max(MIN_POLL_MS, task.pollIntervalMs ?? options.pollIntervalMs ?? 1000);
+        const interval = Math.min(
+          MAX_POLL_MS,
+          Math.max(MIN_POLL_MS, task.pollIntervalMs ?? options.pollIntervalMs ?? 1000),
+        );
         if (remaining() <= 0) throw timedOut();
         await pause(Math.min(interval, remaining()), signal, (resume) => (wake = resume));
         if (remaining() <= 0) throw timedOut();
         await this.refresh(bounds());
       }
     } catch (error) {
-      const givenUp = signal?.aborted === true || remaining() <= 0;
+      const givenUp = options.signal?.aborted === true || remaining() <= 0;
       if (givenUp && (options.cancelOnAbort ?? true) && this.state && !TERMINAL.has(this.state.status))
         void this.cancel({ timeoutMs: 5000 }).catch(() => {});
       throw error instanceof RequestTimeoutError && !(remaining() > 0) ? timedOut() : error;
@@ -435,14 +445,13 @@ class TaskHandle implements ToolTask {
   private async answerInput(
     taskId: string,
     task: Detailed,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
     options: RequestOptions,
   ): Promise<void> {
     const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !this.answered.has(key));
     if (fresh.length === 0) return;
     if (this.answered.size + fresh.length > MAX_INPUT_KEYS)
       throw new McpError(-32603, `${this.label}: task ${taskId} asked for more than ${MAX_INPUT_KEYS} inputs`);
-    const own = signal ?? new AbortController().signal;
     const answers = await Promise.all(
       fresh.map(([key, request]) => {
         const method = isObject(request) ? request["method"] : undefined;
@@ -451,7 +460,7 @@ class TaskHandle implements ToolTask {
             `task ${taskId} asked for input ${key} with ${JSON.stringify(method)}, which is not an input request`,
             `/result/inputRequests/${key}`,
           );
-        return this.client.answerServer(method, (request as Record<string, unknown>)["params"], own);
+        return this.client.answerServer(method, (request as Record<string, unknown>)["params"], signal);
       }),
     );
     await this.client.wireRequest(

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import {
   Client,
+  ConnectionClosedError,
   McpError,
   RequestTimeoutError,
   StdioClientTransport,
@@ -161,6 +162,29 @@ describe("the tasks extension (2026-07-28)", () => {
       } finally {
         await client.close();
       }
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("a poll and the client's end", () => {
+  test("client.close() ends a poll at once, whatever pollIntervalMs the server asked for", async () => {
+    // About 23 days between polls: a timer the close must clear, not wait for.
+    const handle = await serveHttp(buildTaskServer({ pollIntervalMs: 2_000_000_000 }));
+    try {
+      const client = await Client.connect(new StreamableHttpClientTransport(handle.url), { extensions: ["tasks"] });
+      let polling!: () => void;
+      const started = new Promise<void>((resolve) => (polling = resolve));
+      const call = client.callTool("work", { ms: 10_000 }, { task: { onStatus: () => polling() } }).then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
+      await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await client.close();
+      const outcome = await Promise.race([call, new Promise((resolve) => setTimeout(resolve, 1_000, "pending"))]);
+      expect(outcome).toBeInstanceOf(ConnectionClosedError);
+      expect(String(outcome)).toMatch(/the connection to .* was closed/);
     } finally {
       await handle.close();
     }
