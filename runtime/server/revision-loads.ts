@@ -138,9 +138,15 @@ export class RevisionLoads {
       return;
     }
     this.backlog = [];
+    const { lifecycle } = this.session;
     load()
-      .then(then)
+      .then((wire) => {
+        // Closed while it loaded: what waited for the load is dropped with the session, not run
+        // (a handler nobody can cancel, an initialize that would reopen the session).
+        if (lifecycle.phase !== "closed") then(wire);
+      })
       .catch((error: unknown) => {
+        if (lifecycle.phase === "closed") return;
         failed();
         this.session.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
         reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {

@@ -656,3 +656,41 @@ test("a string id longer than the session's bound is refused -32600 with it; a f
   expect((await defaults.request("ping", undefined, "y".repeat(256)))["result"]).toEqual({});
   expect((await defaults.request("ping", undefined, "y".repeat(257)))["error"]["code"]).toBe(-32600);
 });
+
+test("a session closed while the revision its message needs loads stays closed: nothing is answered or run after", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, quiet);
+  let started = 0;
+  server.tool("count", { inputSchema: { type: "object" } }, () => String(++started));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const { wires } = server;
+  const loaded = wires.loaded.bind(wires);
+  const load = wires.load.bind(wires);
+  let loading = true;
+  wires.loaded = (info) => (loading ? undefined : loaded(info));
+  wires.load = async (info) => {
+    await released;
+    loading = false;
+    return load(info);
+  };
+  const written: string[] = [];
+  const session = server.connect((json) => written.push(json));
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  session.receive(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "count", arguments: {}, _meta: meta },
+    }),
+  );
+  session.close();
+  release();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(started).toBe(0);
+  expect(session.busy).toBe(false);
+  expect(written).toEqual([]);
+});
