@@ -15,6 +15,7 @@ import { checkHeaders } from "./header-check.js";
 import { convert } from "./encode.js";
 import { declared } from "./capabilities.js";
 import { handshakeMeta, type SessionScope } from "./handshake.js";
+import { principalOf } from "./authorization.js";
 import { openRound, takesInput } from "./input-requests.js";
 import { InputRound } from "./input-round.js";
 import type { CoreMethod, MethodHandler, SessionHost } from "./session-host.js";
@@ -97,7 +98,7 @@ export function admit(
   const token = meta?.["progressToken"];
   let round: InputRound | undefined;
   if (!core && takesInput(scope, method)) {
-    const opened = openRound(host.requestState, method, params);
+    const opened = openRound(host.requestState, method, params, principalOf(channel.authorization));
     if (!(opened instanceof InputRound)) {
       reply(errorJson(id, INVALID_PARAMS, `Invalid params: ${opened.error}`, { reason: opened.error }), {
         code: INVALID_PARAMS,

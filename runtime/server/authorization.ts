@@ -32,6 +32,17 @@ export interface Authorization {
 }
 
 /**
+ * Who a request's authorization says is calling: its issuer, subject and
+ * client, as one string ("" without authorization). What a caller made (a
+ * session, a task, a requestState) is bound to it, and refused to another.
+ */
+export function principalOf(authorization: Authorization | undefined): string {
+  if (!authorization) return "";
+  const { issuer = "", subject = "", clientId = "" } = authorization.info;
+  return JSON.stringify([issuer, subject, clientId]);
+}
+
+/**
  * JSON-RPC code of a refused scope: implementation-defined (-32000..-32019,
  * 2026-07-28 basic/index#error-codes). Over HTTP the status (403) and the
  * WWW-Authenticate challenge carry the meaning.

@@ -7,7 +7,7 @@ import type { Scope } from "./context.js";
 import { MissingClientCapabilityError } from "./errors.js";
 import { handlerTables, type ClientCapabilities } from "./handler-revision.js";
 import { InputRound, inputResponsesOf, type InputRequestSpec } from "./input-round.js";
-import { requestDigest, type RequestStateCodec } from "./request-state.js";
+import { principalDigest, requestDigest, type RequestStateCodec } from "./request-state.js";
 import { declared } from "./capabilities.js";
 import { META_SERVER_INFO } from "./meta.js";
 
@@ -41,11 +41,16 @@ function fits(method: string, answer: unknown): boolean {
  * (#server-requirements-basic-workflow: attacker-controlled, rejected when it
  * fails verification).
  */
-export function openRound(codec: RequestStateCodec, method: string, params: unknown): InputRound | { error: string } {
+export function openRound(
+  codec: RequestStateCodec,
+  method: string,
+  params: unknown,
+  principal: string,
+): InputRound | { error: string } {
   const token = isObject(params) ? params["requestState"] : undefined;
   const responses = inputResponsesOf(params);
   if (typeof token !== "string") return new InputRound(responses, undefined, 0, fits);
-  const opened = codec.open(token, method, requestDigest(params));
+  const opened = codec.open(token, method, requestDigest(params), principalDigest(principal));
   if (!opened.ok) return { error: opened.reason };
   return new InputRound({ ...opened.payload.a, ...responses }, opened.payload.s, opened.payload.n, fits);
 }
@@ -85,7 +90,12 @@ export function requireClientCapability(scope: Scope, method: string): void {
 export function inputRequiredResult(
   codec: RequestStateCodec,
   scope: Scope,
-  request: { readonly method: string; readonly params: unknown; readonly round: InputRound },
+  request: {
+    readonly method: string;
+    readonly params: unknown;
+    readonly round: InputRound;
+    readonly principal: string;
+  },
   asked: readonly { key: string; request: InputRequestSpec }[],
   state: unknown,
   toWire: (method: string, params: unknown) => unknown,
@@ -104,6 +114,7 @@ export function inputRequiredResult(
     a: request.round.answers,
     ...(state !== undefined ? { s: state } : {}),
     n: request.round.round + 1,
+    ...(request.principal !== "" ? { p: principalDigest(request.principal) } : {}),
   });
   // #inputrequiredresult: interim results carry no caching hints.
   const result: Record<string, unknown> = { resultType: "input_required", inputRequests, requestState };

@@ -7,7 +7,7 @@
 // the SessionCore they need.
 import { isObject, type Check } from "../validation.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
-import { InsufficientScopeError } from "./authorization.js";
+import { InsufficientScopeError, principalOf } from "./authorization.js";
 import { ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import type { Inflight } from "./context.js";
 import { errorJson, resultJson } from "./replies.js";
@@ -221,7 +221,12 @@ function sendInputRequired(
     result = inputRequiredResult(
       host.requestState,
       scope,
-      { method: inflight.method, params: inflight.params, round: inflight.round! },
+      {
+        method: inflight.method,
+        params: inflight.params,
+        round: inflight.round!,
+        principal: principalOf(inflight.channel.authorization),
+      },
       asked,
       state,
       (method, params) => paramsToWire(host.logger, scope.wire, method, params),

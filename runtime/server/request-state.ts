@@ -38,6 +38,8 @@ export interface StatePayload {
   readonly s?: unknown;
   /** The round this state leads into (1 after the first InputRequiredResult). */
   readonly n: number;
+  /** A digest of the caller's principal (principalOf), when the request was authorized. */
+  readonly p?: string;
 }
 
 const VERSION = "v1";
@@ -79,6 +81,7 @@ export class RequestStateCodec {
     token: string,
     method: string,
     digest: string,
+    principal = "",
     now = Date.now(),
   ): { ok: true; payload: StatePayload } | { ok: false; reason: string } {
     if (token.length > this.maxBytes)
@@ -101,6 +104,8 @@ export class RequestStateCodec {
     if (typeof payload.x !== "number" || now > payload.x) return { ok: false, reason: "requestState has expired" };
     if (payload.m !== method || payload.d !== digest)
       return { ok: false, reason: "requestState belongs to another request" };
+    // mrtr#security: bound to the authenticated principal, "rejecting state presented by a different principal".
+    if ((payload.p ?? "") !== principal) return { ok: false, reason: "requestState belongs to another caller" };
     if (typeof payload.n !== "number" || payload.n >= this.maxRounds)
       return { ok: false, reason: `the request took more than ${this.maxRounds} rounds` };
     return { ok: true, payload };
@@ -170,4 +175,9 @@ function canonical(root: unknown): string {
     } else out += JSON.stringify(value) ?? "null";
   }
   return out;
+}
+
+/** What a requestState keeps of a principal (principalOf): a digest, so the client's token does not spell it out. */
+export function principalDigest(principal: string): string {
+  return principal === "" ? "" : nodeCrypto().createHash("sha256").update(principal).digest("base64url").slice(0, 22);
 }

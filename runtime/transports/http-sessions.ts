@@ -5,15 +5,14 @@
 // owns each, the cap (maxSessions) with the eviction of the idlest idle
 // session, and the sweep of sessions idle for longer than sessionIdleMs.
 import { nodeCrypto } from "../node-crypto.js";
+import { principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
 import type { Session } from "../server/session.js";
 import type { HttpSession, RequestAuth } from "./http-exchanges.js";
 
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
 export function principalOf(auth: RequestAuth | undefined): string {
-  if (!auth) return "";
-  const { issuer = "", subject = "", clientId = "" } = auth.authorization.info;
-  return JSON.stringify([issuer, subject, clientId]);
+  return principalOfAuthorization(auth?.authorization);
 }
 
 /** A 2024-11-05 HTTP+SSE session: replies travel on its one SSE stream. */

@@ -4,6 +4,7 @@
 // server message is checked by the generated validator of the revision it
 // belongs to (WireClient.problems), responses against the result type of the
 // request they answer.
+import type { Channel } from "../../runtime/server/context.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { McpServer, type ElicitResult, type ServerOptions } from "../../runtime/server/index.js";
 import {
@@ -555,6 +556,43 @@ describe("explicit multi round-trip style", () => {
     expect(logged).toContain("error: failed on a request message");
     const answered = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });
     expect(answered["result"]["resultType"]).toBe("input_required");
+  });
+
+  test("2026-07-28: a requestState is bound to the authenticated caller; another's is refused -32602 (mrtr#security)", async () => {
+    const server = buildServer();
+    const session = server.connect(() => {});
+    const post = (subject: string, params: Record<string, unknown>): Promise<Message> =>
+      new Promise((resolve) => {
+        const channel = {
+          isolated: true,
+          authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] },
+          reply: (json: string) => resolve(JSON.parse(json)),
+          send: () => {},
+          onClose: () => {},
+        };
+        session.receiveMessage(
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: withMeta(params, { capabilities: { elicitation: {} } }),
+          },
+          channel as unknown as Channel,
+        );
+      });
+    const first = (await post("alice", { name: "confirm" }))["result"];
+    expect(first["resultType"]).toBe("input_required");
+    const answer = {
+      name: "confirm",
+      inputResponses: { confirm: { action: "accept" } },
+      requestState: first["requestState"],
+    };
+    const stolen = await post("bob", answer);
+    expect(stolen["error"]).toMatchObject({
+      code: -32602,
+      message: "Invalid params: requestState belongs to another caller",
+    });
+    expect(text(await post("alice", answer))).toBe('2026-07-28: accept after {"step":1}');
   });
 
   test("2026-07-28: without requestState the handler starts over", async () => {
