@@ -25,39 +25,77 @@ export interface EventStore {
   forget(streamKey: string): void;
 }
 
+/** What InMemoryEventStore keeps at most; beyond a bound, the oldest events (then streams) go first. */
+export interface EventStoreLimits {
+  /** Events of one stream. Default 1000. */
+  maxEventsPerStream?: number;
+  /** Streams. Default 10,000. */
+  maxStreams?: number;
+  /** UTF-16 code units of the messages of one stream (its last event is always kept). Default 8 Mi. */
+  maxCharsPerStream?: number;
+  /** UTF-16 code units of every stream's messages together. Default 64 Mi. */
+  maxChars?: number;
+}
+
 /**
- * Keeps the last `maxEventsPerStream` events of each stream, and at most
- * `maxStreams` streams (the oldest go first): memory stays bounded whatever
- * clients do.
+ * Keeps the last events of each stream, bounded in count and size per stream
+ * and in all (the oldest go first): memory stays bounded whatever clients do,
+ * a message's size included (a request id or a log line may be megabytes).
  */
 export class InMemoryEventStore implements EventStore {
-  private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly streams = new Map<string, { events: StoredEvent[]; chars: number }>();
+  private chars = 0;
 
-  constructor(private readonly limits: { maxEventsPerStream?: number; maxStreams?: number } = {}) {}
+  constructor(private readonly limits: EventStoreLimits = {}) {}
 
   append(streamKey: string, event: StoredEvent): void {
-    let events = this.streams.get(streamKey);
-    if (!events) {
-      events = [];
-      this.streams.set(streamKey, events);
-      if (this.streams.size > (this.limits.maxStreams ?? 10_000))
-        this.streams.delete(this.streams.keys().next().value as string);
+    let stream = this.streams.get(streamKey);
+    if (!stream) {
+      stream = { events: [], chars: 0 };
+      this.streams.set(streamKey, stream);
+      if (this.streams.size > (this.limits.maxStreams ?? 10_000)) this.drop(this.streams.keys().next().value as string);
     }
-    events.push(event);
-    if (events.length > (this.limits.maxEventsPerStream ?? 1000)) events.shift();
+    stream.events.push(event);
+    stream.chars += event.message.length;
+    this.chars += event.message.length;
+    const maxEvents = this.limits.maxEventsPerStream ?? 1000;
+    const maxCharsPerStream = this.limits.maxCharsPerStream ?? 8 * 1024 * 1024;
+    while (stream.events.length > 1 && (stream.events.length > maxEvents || stream.chars > maxCharsPerStream)) {
+      const dropped = stream.events.shift()!.message.length;
+      stream.chars -= dropped;
+      this.chars -= dropped;
+    }
+    const maxChars = this.limits.maxChars ?? 64 * 1024 * 1024;
+    while (this.chars > maxChars) {
+      const oldest = this.streams.keys().next().value as string;
+      if (oldest === streamKey) break; // this stream alone: its own bound holds it
+      this.drop(oldest);
+    }
   }
 
   replayAfter(streamKey: string, sequence: number): readonly StoredEvent[] {
-    return (this.streams.get(streamKey) ?? []).filter((event) => event.sequence > sequence);
+    return (this.streams.get(streamKey)?.events ?? []).filter((event) => event.sequence > sequence);
   }
 
   forget(streamKey: string): void {
+    this.drop(streamKey);
+  }
+
+  private drop(streamKey: string): void {
+    const stream = this.streams.get(streamKey);
+    if (!stream) return;
+    this.chars -= stream.chars;
     this.streams.delete(streamKey);
   }
 
   /** How many streams are kept (for tests and monitoring). */
   get size(): number {
     return this.streams.size;
+  }
+
+  /** UTF-16 code units of the messages kept (for tests and monitoring). */
+  get storedChars(): number {
+    return this.chars;
   }
 }
 

@@ -243,3 +243,26 @@ describe("per-session bounds", () => {
     );
   });
 });
+
+test("the in-memory event store bounds the size of what it keeps, per stream and in all, the oldest going first", () => {
+  const store = new InMemoryEventStore({ maxCharsPerStream: 1000, maxChars: 2500 });
+  const message = (n: number, size: number) =>
+    JSON.stringify({ n, pad: "x".repeat(size) })
+      .padEnd(size, " ")
+      .slice(0, size);
+  for (let i = 1; i <= 10; i++) store.append("a", { sequence: i, message: message(i, 300) });
+  // 1000 per stream: the last three of 300 are kept.
+  expect(store.replayAfter("a", 0).map((e) => e.sequence)).toEqual([8, 9, 10]);
+  expect(store.storedChars).toBe(900);
+  // A single event over the stream's bound is kept alone (its stream is resumable up to it).
+  store.append("b", { sequence: 1, message: message(1, 1200) });
+  expect(store.replayAfter("b", 0).map((e) => e.sequence)).toEqual([1]);
+  expect(store.storedChars).toBe(2100);
+  // 2500 in all: a third stream's events push the oldest stream out.
+  store.append("c", { sequence: 1, message: message(1, 600) });
+  expect(store.replayAfter("a", 0)).toEqual([]);
+  expect(store.storedChars).toBe(1800);
+  store.forget("b");
+  expect(store.storedChars).toBe(600);
+  expect(store.size).toBe(1);
+});
