@@ -300,8 +300,9 @@ export class StreamableHttpTransport {
     message: unknown,
     auth: RequestAuth | undefined,
   ): void {
-    if (isObject(message) && message["method"] === undefined)
-      // basic/transports/streamable-http#sending-messages: "The client MUST NOT send JSON-RPC responses."
+    // basic/transports/streamable-http#sending-messages: "The client MUST NOT send JSON-RPC responses."
+    // (Neither a request nor a response, a message is the session's to call invalid, with its id.)
+    if (isObject(message) && message["method"] === undefined && ("result" in message || "error" in message))
       return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
     // #session-management is gone: per-request POSTs share one connection of the runtime's, each
     // request isolated on its exchange (its id is its own; closing the response cancels it).

@@ -92,6 +92,21 @@ function modern(
 const errorOf = (body: string) => JSON.parse(body).error as { code: number; message: string; data?: any };
 
 describe("per-request POSTs", () => {
+  test("a response is refused 400; a message that is neither request nor response is -32600 with its id", async () => {
+    const { url } = await start();
+    const headers = { "MCP-Protocol-Version": VERSION };
+    const response = await post(url, { jsonrpc: "2.0", id: 3, result: {} }, headers);
+    expect(response.status).toBe(400);
+    expect(errorOf(response.body).message).toBe(
+      "Bad Request: a client does not send JSON-RPC responses on this revision",
+    );
+    const neither = await post(url, { jsonrpc: "2.0", id: 3 }, headers);
+    expect(neither.status).toBe(400);
+    const body = JSON.parse(neither.body);
+    expect(body.id).toBe(3);
+    expect(body.error.code).toBe(-32600);
+  });
+
   test("a request is answered with JSON, resultType and serverInfo, and no session id", async () => {
     const { url } = await start();
     const response = await modern(url, 1, "tools/call", { name: "echo", arguments: { text: "hi" } });
