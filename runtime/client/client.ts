@@ -289,6 +289,7 @@ export class Client {
       if (round + 1 >= rounds)
         throw new McpError(-32603, `${method} still asked for input after ${rounds} rounds (maxInputRounds)`);
       body = await inputRound(
+        method,
         body,
         result,
         (inputMethod, inputParams, signal) => this.answerServer(inputMethod, inputParams, signal),

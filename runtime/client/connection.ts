@@ -5,7 +5,7 @@
 // (client.ts); how bytes travel is the transport's.
 import { IdMap } from "../id-map.js";
 import { parseJson } from "../json.js";
-import { checkMessage } from "../messages.js";
+import { checkMessage, type MessageTables } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
 import type { Wire } from "../server/revisions.js";
 import { ConnectionClosedError, McpError, RequestTimeoutError, ServerMessageError } from "./errors.js";
@@ -77,8 +77,11 @@ class Exchange implements SendContext {
   }
 }
 
-/** Requests from the server being served at once; more are refused (a server must not grow this without bound). */
-const MAX_SERVED = 100;
+/**
+ * Requests from the server being served at once; more are refused (a server must not grow this without
+ * bound). Also how many input requests of one multi round-trip result run at once (input.ts).
+ */
+export const MAX_SERVED = 100;
 
 export class Connection {
   /** The revision messages are checked against, set by the client once the era is known. */
@@ -103,7 +106,8 @@ export class Connection {
   async start(): Promise<void> {
     await this.transport.start({
       message: (text) => this.receive(text),
-      problem: (error) => this.problem(error, true),
+      problem: (error) => this.problem(error),
+      lost: (error) => this.problem(error, true),
       closed: (reason) => this.end(reason),
     });
   }
@@ -310,7 +314,12 @@ export class Connection {
             verdict.result.errors,
           );
           this.problem(error);
-          void this.answer(classification.id, undefined, { code: -32602, message: error.message });
+          // Where the revision has server-to-client requests, the server is owed an answer. Where it has none
+          // (2026-07-28 basic/transports: "servers do not initiate JSON-RPC requests and clients do not send
+          // JSON-RPC responses"; streamable-http#sending-messages: "The client MUST NOT send JSON-RPC
+          // responses"), there is nothing to answer: the problem is reported only.
+          if (answersServerRequests(this.wire.tables))
+            void this.answer(classification.id, undefined, { code: -32602, message: error.message });
           return;
         }
         void this.serve(classification.id, classification.method, (message as { params?: unknown }).params);
@@ -391,6 +400,24 @@ export class Connection {
       (failure: Error) => this.handlers.problem(failure),
     );
   }
+}
+
+const answering = new WeakMap<MessageTables, boolean>();
+
+/**
+ * Whether a revision's tables (with the extensions merged in) carry a request the server sends as a
+ * message of its own: one the client answers with a JSON-RPC response. 2026-07-28 has none (sampling,
+ * elicitation and roots travel inside InputRequiredResult), so a client of it sends no responses.
+ */
+function answersServerRequests(tables: MessageTables): boolean {
+  let answers = answering.get(tables);
+  if (answers === undefined) {
+    answers = Object.values(tables.methods).some(
+      (entry) => entry.kind === "request" && entry.direction !== "client-to-server" && !entry.inputRequest,
+    );
+    answering.set(tables, answers);
+  }
+  return answers;
 }
 
 /** The error for a message that fails its schema: what, where (JSON pointer), and why. */

@@ -11,7 +11,7 @@
 //   used for everything after.
 import { HttpStatusError } from "./errors.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
-import { readSse } from "./sse-reader.js";
+import { OversizedEventError, readSse } from "./sse-reader.js";
 import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
 
 export interface HttpClientOptions {
@@ -19,7 +19,10 @@ export interface HttpClientOptions {
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** The largest message or SSE event accepted, in characters (default 32 Mi). */
   maxMessageBytes?: number;
-  /** How often a legacy stream is resumed before giving up (default 5). */
+  /**
+   * How many reopened streams in a row may deliver no event before the client gives up on
+   * a legacy stream (default 5): a stream that delivers an event starts the count again.
+   */
   maxReconnects?: number;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
@@ -131,38 +134,77 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   /**
-   * Delivers an SSE answer's events. A legacy stream that ends before the
-   * request's answer is resumed with GET and Last-Event-ID.
+   * Delivers an SSE answer's events. A legacy stream that ends or breaks before the
+   * request's answer is resumed with GET and Last-Event-ID; when it cannot be, only
+   * this request fails (2025-11-25 basic/transports#sending-messages-to-the-server:
+   * "Disconnection SHOULD NOT be interpreted as the client cancelling its request",
+   * and the other requests are on streams of their own).
    */
   private async stream(body: ReadableStream<Uint8Array>, context: SendContext, signal: AbortSignal): Promise<void> {
     let lastId: string | undefined;
     let answered = context.requestId === undefined;
-    let retryMs = 1000;
+    let delivered = false;
+    const reconnection = new Reconnection(this.options.maxReconnects ?? 5);
     const handlers = {
       event: (event: { data: string; id?: string }) => {
-        if (event.id !== undefined) lastId = event.id;
+        if (event.id !== undefined && event.id !== lastId) {
+          lastId = event.id;
+          delivered = true;
+        }
         if (event.data.trim() === "") return; // a priming event (2025-11-25: an id and empty data)
+        delivered = true;
         if (!answered && answers(event.data, context.requestId!)) answered = true;
         this.sink?.message(event.data);
       },
-      retry: (ms: number) => (retryMs = ms),
+      retry: (ms: number) => reconnection.retry(ms),
     };
-    try {
-      await readSse(body, this.limit, handlers);
-    } catch (error) {
+    /** Reads one stream to its end; what broke it, if anything. */
+    const read = async (stream: ReadableStream<Uint8Array>): Promise<Error | undefined> => {
+      delivered = false;
+      try {
+        await readSse(stream, this.limit, handlers);
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    };
+    const request = JSON.stringify(context.requestId);
+    let broke = await read(body);
+    for (;;) {
       if (signal.aborted) return;
-      this.sink?.problem(new Error(`the SSE answer from ${this.target} broke off: ${(error as Error).message}`));
-    }
-    const attempts = this.options.maxReconnects ?? 5;
-    for (let attempt = 0; !answered && !signal.aborted && context.era === "legacy" && lastId !== undefined; attempt++) {
-      if (attempt >= attempts)
-        throw new Error(`the SSE answer from ${this.target} ended without the response after ${attempts} resumptions`);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(retryMs, 5000)));
-      const resumed = await this.fetch(this.target, {
-        method: "GET",
-        headers: await this.headers(context, { Accept: "text/event-stream", "Last-Event-ID": lastId }),
-        signal,
-      });
+      const brokeOff = broke && new Error(`the SSE answer from ${this.target} broke off: ${broke.message}`);
+      if (answered) {
+        // Nothing is owed on it any more; what broke it is still worth knowing.
+        if (brokeOff) this.sink?.problem(brokeOff);
+        return;
+      }
+      // An event over the limit is lost, not disconnected: resuming would replay it.
+      if (broke instanceof OversizedEventError) throw brokeOff;
+      // Nothing more will come for it (modern streams are not resumed; this one gave no id to resume from):
+      // the request fails now rather than at its timeout (a subscriptions/listen stream may be open for days).
+      if (context.era !== "legacy" || lastId === undefined)
+        throw (
+          brokeOff ?? new Error(`the SSE answer from ${this.target} ended without the response to request ${request}`)
+        );
+      if (!reconnection.ended(delivered))
+        throw new Error(
+          `the SSE answer from ${this.target} ended without the response to request ${request}: ${reconnection.quiet} streams in a row delivered no event (maxReconnects ${reconnection.max})${broke ? `; the last broke off: ${broke.message}` : ""}`,
+        );
+      await pause(reconnection.delay, signal);
+      if (signal.aborted) return;
+      let resumed: Response;
+      try {
+        resumed = await this.fetch(this.target, {
+          method: "GET",
+          headers: await this.headers(context, { Accept: "text/event-stream", "Last-Event-ID": lastId }),
+          signal,
+        });
+      } catch (error) {
+        // The server not reached (the network, as in the disconnection itself): a resumption that delivered nothing.
+        broke = error as Error;
+        delivered = false;
+        continue;
+      }
       if (!resumed.ok || !resumed.body) {
         const text = await this.boundedText(resumed);
         throw new HttpStatusError(
@@ -172,14 +214,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
           `${this.target} refused to resume the stream after event ${lastId}: HTTP ${resumed.status}`,
         );
       }
-      await readSse(resumed.body, this.limit, handlers).catch(() => {});
+      broke = await read(resumed.body);
     }
-    // Nothing more will come for it (modern streams are not resumed; this one gave no id to resume from):
-    // the request fails now rather than at its timeout (a subscriptions/listen stream may be open for days).
-    if (!answered && !signal.aborted)
-      throw new Error(
-        `the SSE answer from ${this.target} ended without the response to request ${JSON.stringify(context.requestId)}`,
-      );
   }
 
   /** Switches to the 2024-11-05 HTTP+SSE transport and sends the initialize through it. */
@@ -199,13 +235,17 @@ export class StreamableHttpClientTransport implements ClientTransport {
     await legacy.send(text, context);
   }
 
-  /** basic/transports#listening-for-messages-from-the-server: the GET stream of a legacy session, resumed when it ends. */
+  /**
+   * basic/transports#listening-for-messages-from-the-server: the GET stream of a legacy session, reopened
+   * when it ends, until maxReconnects streams in a row have delivered no event.
+   */
   openStream(context: SendContext): void {
     if (this.fallback) return; // HTTP+SSE: the one stream is open already
+    const signal = this.controller.signal;
     void (async () => {
       let lastId: string | undefined;
-      let retryMs = 1000;
-      for (let attempt = 0; attempt <= (this.options.maxReconnects ?? 5) && !this.controller.signal.aborted;) {
+      const reconnection = new Reconnection(this.options.maxReconnects ?? 5);
+      while (!signal.aborted) {
         let response: Response;
         try {
           response = await this.fetch(this.target, {
@@ -214,7 +254,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
               Accept: "text/event-stream",
               ...(lastId !== undefined ? { "Last-Event-ID": lastId } : {}),
             }),
-            signal: this.controller.signal,
+            signal,
           });
         } catch {
           return;
@@ -224,16 +264,32 @@ export class StreamableHttpClientTransport implements ClientTransport {
           await response.body?.cancel();
           return;
         }
-        attempt = 0;
+        let delivered = false;
         await readSse(response.body, this.limit, {
           event: (event) => {
-            if (event.id !== undefined) lastId = event.id;
-            if (event.data.trim() !== "") this.sink?.message(event.data);
+            if (event.id !== undefined && event.id !== lastId) {
+              lastId = event.id;
+              delivered = true;
+            }
+            if (event.data.trim() === "") return;
+            delivered = true;
+            this.sink?.message(event.data);
           },
-          retry: (ms) => (retryMs = ms),
-        }).catch(() => {});
-        attempt++;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(retryMs, 5000)).unref());
+          retry: (ms) => reconnection.retry(ms),
+        }).catch((error: Error) => {
+          if (!signal.aborted)
+            this.sink?.problem(new Error(`the GET stream from ${this.target} broke off: ${error.message}`));
+        });
+        if (signal.aborted) return;
+        if (!reconnection.ended(delivered)) {
+          this.sink?.problem(
+            new Error(
+              `the GET stream from ${this.target} ended ${reconnection.quiet} times in a row without an event; it is not reopened (maxReconnects ${reconnection.max})`,
+            ),
+          );
+          return;
+        }
+        await pause(reconnection.delay, signal);
       }
     })();
   }
@@ -275,6 +331,60 @@ export class StreamableHttpClientTransport implements ClientTransport {
       }
     }
   }
+}
+
+/** The wait before reopening a stream when the server names none (the SSE standard leaves it to the client). */
+const DEFAULT_RETRY_MS = 1000;
+/** The shortest wait before reopening a stream, whatever retry says: "retry: 0" must not make a busy loop. */
+const MIN_RECONNECT_MS = 100;
+/**
+ * The longest: 2025-11-25 basic/transports#sending-messages-to-the-server says "The client MUST respect
+ * the retry field", so a server's retry is waited in full up to here; past it, a hostile value
+ * (retry: 999999999, eleven days) would hold a stream shut for as long as it liked.
+ */
+const MAX_RETRY_MS = 60_000;
+
+/**
+ * When and how often a stream that ended is opened again (basic/transports#resumability-and-redelivery).
+ * Only the streams in a row that delivered no event count against max: a server that polls (ends each
+ * stream after an event, as #sending-messages-to-the-server allows) is followed for as long as it sends.
+ */
+class Reconnection {
+  private retryMs = DEFAULT_RETRY_MS;
+  /** Streams in a row that ended without an event. */
+  quiet = 0;
+
+  constructor(readonly max: number) {}
+
+  retry(ms: number): void {
+    this.retryMs = ms;
+  }
+
+  /** A stream ended, having delivered an event or not: whether another may be opened. */
+  ended(delivered: boolean): boolean {
+    this.quiet = delivered ? 0 : this.quiet + 1;
+    return this.quiet <= this.max;
+  }
+
+  /** How long to wait before opening it: the server's retry, within [MIN_RECONNECT_MS, MAX_RETRY_MS]. */
+  get delay(): number {
+    return Math.min(Math.max(this.retryMs, MIN_RECONNECT_MS), MAX_RETRY_MS);
+  }
+}
+
+/** Resolves after ms, or at once when the signal aborts (close(), or the request given up). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    // Unref'd: a wait to reconnect must not keep the process alive.
+    const timer = setTimeout(done, ms).unref();
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** Whether a JSON text is an initialize request (the message #backwards-compatibility falls back on). */

@@ -17,6 +17,9 @@ export interface SseHandlers {
   retry?(ms: number): void;
 }
 
+/** The stream broke the reader's limit: what it was carrying is lost, and resuming would replay it. */
+export class OversizedEventError extends Error {}
+
 export async function readSse(body: ReadableStream<Uint8Array>, limit: number, handlers: SseHandlers): Promise<void> {
   const decoder = new TextDecoder("utf-8");
   let buffer = "";
@@ -42,7 +45,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") {
       size += (data.length > 0 ? 1 : 0) + value.length;
-      if (size > limit) throw new Error(`an event with more than ${limit} characters of data`);
+      if (size > limit) throw new OversizedEventError(`an event with more than ${limit} characters of data`);
       data.push(value);
     } else if (field === "id" && !value.includes("\0")) id = value;
     else if (field === "event") event = value;
@@ -64,7 +67,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
         start = end + (buffer[end] === "\r" && buffer[end + 1] === "\n" ? 2 : 1);
       }
       buffer = buffer.slice(start);
-      if (buffer.length > lineLimit) throw new Error(`a line of more than ${lineLimit} characters`);
+      if (buffer.length > lineLimit) throw new OversizedEventError(`a line of more than ${lineLimit} characters`);
       if (done) return;
     }
   } finally {

@@ -55,10 +55,13 @@ export class StdioClientTransport implements ClientTransport {
     this.child = child;
     const framer = new LineFramer(this.options.maxMessageBytes ?? 32 * 1024 * 1024, {
       line: (text) => sink.message(text),
-      oversized: (bytes, limit) =>
-        sink.problem(
-          new Error(`${this.target} sent a line of ${bytes} bytes, more than the ${limit} accepted; it was dropped`),
-        ),
+      oversized: (bytes, limit) => {
+        const error = new Error(
+          `${this.target} sent a line of ${bytes} bytes, more than the ${limit} accepted; it was dropped`,
+        );
+        if (sink.lost) sink.lost(error);
+        else sink.problem(error);
+      },
     });
     child.stdout!.on("data", (chunk: Buffer) => framer.push(chunk));
     child.stdout!.on("end", () => framer.end());

@@ -141,7 +141,9 @@ async function listen(
   const stops = [
     client.on("notifications/subscriptions/acknowledged", (params) => {
       if (ours(params) && !acknowledged && isObject(params["notifications"])) {
-        acknowledged = params["notifications"] as SubscriptionFilter;
+        // #acknowledgment: "The client SHOULD check the acknowledged filter against what it requested":
+        // what the server acknowledges beyond the request is not delivered.
+        acknowledged = asked(params["notifications"], filter);
         ack(acknowledged);
       }
     }),
@@ -217,6 +219,18 @@ async function listen(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The part of an acknowledged filter that the filter asked for (a server may only narrow it: #acknowledgment). */
+function asked(acknowledged: Record<string, unknown>, filter: SubscriptionFilter): SubscriptionFilter {
+  const kept: SubscriptionFilter = {};
+  for (const { flag } of FLAGS) if (acknowledged[flag] === true && filter[flag] === true) kept[flag] = true;
+  const uris = acknowledged["resourceSubscriptions"];
+  if (Array.isArray(uris) && filter.resourceSubscriptions !== undefined) {
+    const wanted = new Set(filter.resourceSubscriptions);
+    kept.resourceSubscriptions = uris.filter((uri): uri is string => typeof uri === "string" && wanted.has(uri));
+  }
+  return kept;
 }
 
 /** Whether a notification is one the acknowledged (or honored) filter lets through. */

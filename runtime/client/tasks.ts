@@ -26,7 +26,7 @@ import { isObject, run } from "../validation.js";
 import type { Client } from "./client.js";
 import { completeResult, type RequestOptions } from "./connection.js";
 import { McpError, RequestTimeoutError, ServerMessageError, TaskCancelledError } from "./errors.js";
-import { INPUT_RESPONSE_METHODS } from "./input.js";
+import { answerInputs, MAX_INPUT_KEYS } from "./input.js";
 import { flavourOf, type Flavour } from "./task-flavours.js";
 
 /** The extension's identifier (tasks.md#extension-identifier). */
@@ -288,8 +288,6 @@ const MAX_POLL_MS = 60_000;
 const REQUEST_MS = 60_000;
 /** The largest delay setTimeout takes. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Input request keys one task may ask over its life before the client gives up on it. */
-const MAX_INPUT_KEYS = 1000;
 
 class TaskHandle implements ToolTask {
   readonly taskId: string | undefined;
@@ -452,16 +450,14 @@ class TaskHandle implements ToolTask {
     if (fresh.length === 0) return;
     if (this.answered.size + fresh.length > MAX_INPUT_KEYS)
       throw new McpError(-32603, `${this.label}: task ${taskId} asked for more than ${MAX_INPUT_KEYS} inputs`);
-    const answers = await Promise.all(
-      fresh.map(([key, request]) => {
-        const method = isObject(request) ? request["method"] : undefined;
-        if (typeof method !== "string" || !INPUT_RESPONSE_METHODS.has(method))
-          throw new ServerMessageError(
-            `task ${taskId} asked for input ${key} with ${JSON.stringify(method)}, which is not an input request`,
-            `/result/inputRequests/${key}`,
-          );
-        return this.client.answerServer(method, (request as Record<string, unknown>)["params"], signal);
-      }),
+    const answers = await answerInputs(
+      fresh,
+      (method, params) => this.client.answerServer(method, params, signal),
+      (key, method) =>
+        new ServerMessageError(
+          `task ${taskId} asked for input ${key} with ${JSON.stringify(method)}, which is not an input request`,
+          `/result/inputRequests/${key}`,
+        ),
     );
     await this.client.wireRequest(
       "tasks/update",

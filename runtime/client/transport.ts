@@ -6,8 +6,18 @@
 export interface TransportSink {
   /** One JSON-RPC message (or batch) as text, exactly as received. */
   message(text: string): void;
-  /** Something the peer sent that is not a message (an oversized line, an unreadable stream). */
+  /**
+   * Something the peer sent that could not be used (a stream that broke off after its answer, a bad
+   * event on the GET stream): reported; no request fails for it. A request whose own exchange
+   * failed fails through its send() instead.
+   */
   problem(error: Error): void;
+  /**
+   * A message was dropped unread (stdio: an oversized line), so which request it answered is
+   * unknown: reported, and every request in flight fails rather than wait for its timeout.
+   * A sink without it is told through problem().
+   */
+  lost?(error: Error): void;
   /** The connection is gone for good. */
   closed(reason: Error): void;
 }
