@@ -270,7 +270,7 @@ export class McpServer implements SessionHost {
     this.listeners.addKeyedFilter({
       field: TASK_FILTER_FIELD,
       method: TASK_NOTIFICATION,
-      known: (id) => this.tasks.canTellOf(id),
+      known: (id, requester) => this.tasks.canTellOf(id, requester),
     });
     this.tasks.subscribed = (method, id, params) => {
       this.listeners.keyedChanged(method, id, params);

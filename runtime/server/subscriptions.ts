@@ -42,8 +42,8 @@ export interface KeyedFilter {
   readonly field: string;
   /** The notification it opts in to; its capability (from the method table) must be the client's. */
   readonly method: string;
-  /** Whether this server can tell of the thing with this id (the acknowledgment lists only those). */
-  known(id: string): boolean | Promise<boolean>;
+  /** Whether this server can tell the requester of the thing with this id (the acknowledgment lists only those). */
+  known(id: string, requester: { readonly inflight: Inflight; readonly session: Session }): boolean | Promise<boolean>;
 }
 
 export interface ListenLimits {
@@ -126,7 +126,7 @@ export class Listeners {
         );
       const field = filter.field;
       asking.push(
-        Promise.all(ids.map((id) => filter.known(id))).then((known) => {
+        Promise.all(ids.map((id) => filter.known(id, { inflight, session }))).then((known) => {
           const agreed = new Set(ids.filter((_, i) => known[i]));
           keyed.set(filter.method, agreed);
           honored[field] = [...agreed];

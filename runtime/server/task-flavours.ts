@@ -7,6 +7,7 @@
 import type { Check } from "../validation.js";
 import { isObject } from "../validation.js";
 import type { MessageTables } from "../index.js";
+import { principalOf, type Authorization } from "./authorization.js";
 import { declared } from "./capabilities.js";
 import type { Scope } from "./context.js";
 import { invalidParams } from "./errors.js";
@@ -29,8 +30,11 @@ export interface TaskFlavour {
   accepts(scope: Scope, params: unknown): boolean;
   /** The retention the request asks for, if it may ask (params.task.ttl). */
   requestedTtl(params: unknown): number | undefined;
-  /** Who may see the task: the visibility key its requests must present. */
-  owner(scope: Scope, session: { readonly sessionId: string }): string;
+  /**
+   * Who may see the task: the visibility key its requests must present, from
+   * the request's scope, session and verified authorization (undefined without auth).
+   */
+  owner(scope: Scope, session: { readonly sessionId: string }, authorization: Authorization | undefined): string;
   /** The request's answer when it becomes a task. */
   created(state: TaskState): Record<string, unknown>;
   /** The check that answer must pass on the wire. */
@@ -83,8 +87,10 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
       scope.perRequest && declared(scope.clientCapabilities, { holder: "client", path: ["extensions", identifier] }),
     // tasks.md#task-creation: the server alone decides, retention included.
     requestedTtl: () => undefined,
-    // tasks.md#security-considerations: the id, unguessable, is what grants access.
-    owner: () => "",
+    // tasks.md#security-considerations, "Auth binding": a task is its creator's
+    // principal's, checked on every task request; without authorization the
+    // id, unguessable, is what grants access ("").
+    owner: (_scope, _session, authorization) => principalOf(authorization),
     created: (state) => ({ resultType: "task", ...taskFields(state, "ttlMs", "pollIntervalMs") }),
     createdCheck: (tables) => tables.results["tools/call"],
     detailed: (state) => {
@@ -121,7 +127,8 @@ const coreFlavour: TaskFlavour = {
     const ttl = isObject(params) && isObject(params["task"]) ? params["task"]["ttl"] : undefined;
     return typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0 ? ttl : undefined;
   },
-  // #task-isolation-and-access-control: without an authorization context, the session that created it.
+  // #task-isolation-and-access-control: the session that created it; with authorization the
+  // transport binds that session to its principal (transports/http-sessions.ts), so the task is too.
   owner: (_scope, session) => session.sessionId,
   created: (state) => ({ task: taskFields(state, "ttl", "pollInterval") }),
   createdCheck: (tables) => tables.checks["CreateTaskResult"],

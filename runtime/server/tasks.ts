@@ -15,7 +15,7 @@ import type { BusMessage } from "./bus.js";
 import type { MessageTables } from "../index.js";
 import { declared } from "./capabilities.js";
 import type { Inflight, RequestContext, Scope } from "./context.js";
-import { invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
+import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import type { ServerLogger } from "./logging.js";
 import { flavourOf, RELATED_TASK, type TaskFlavour } from "./task-flavours.js";
 import { paginate, withCursor } from "./pagination.js";
@@ -29,7 +29,7 @@ import {
   type TaskStore,
 } from "./task-store.js";
 import { requireClientCapability } from "./input-requests.js";
-import { answerWithTask } from "./request-outcome.js";
+import { answerWithTask, fail } from "./request-outcome.js";
 import type { SessionCore } from "./session-host.js";
 
 /** The extension's identifier (tasks.md#extension-identifier). */
@@ -64,6 +64,17 @@ export interface TasksOptions {
   readonly maxTtlMs?: number | null;
   /** Default polling interval in ms (default 1000). */
   readonly pollIntervalMs?: number;
+  /**
+   * Unfinished tasks one requestor may have running in this process (default
+   * 100; 2025-11-25 basic/utilities/tasks#resource-management: "Enforce limits
+   * on concurrent tasks per requestor"). The requestor is whom a task belongs
+   * to: the verified principal (extension tasks with authorization), the
+   * session (2025-11-25 tasks), else everyone without authorization together.
+   * Past it, a request that must become a task is refused (-32603, "Server
+   * busy"); a call the server may answer directly (the extension, a tool's
+   * optional support) is answered directly.
+   */
+  readonly maxTasksPerRequestor?: number;
 }
 
 /**
@@ -82,6 +93,12 @@ export type TaskOutcome =
   | { readonly result: string; readonly isError: boolean }
   | { readonly error: { code: number; message: string; data?: unknown } };
 
+/** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
+export interface Requester {
+  readonly inflight: Inflight;
+  readonly session: { readonly sessionId: string };
+}
+
 /** @internal One task whose handler runs in this process. */
 export class RunningTask {
   private keys = 0;
@@ -90,23 +107,40 @@ export class RunningTask {
     { method: string; params?: unknown; resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
   private writes: Promise<unknown> = Promise.resolve();
+  /** Settles once the client was told of the task (CreateTaskResult); rejects when it could not be stored. */
+  private created: Promise<unknown> = Promise.resolve();
   /** The status last announced, so that a write announces only a change (without reading the store first). */
   private announced: TaskStatus = "working";
-  private readonly expiry: ReturnType<typeof setTimeout> | undefined;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly service: TaskService,
     readonly taskId: string,
+    /** Who the task belongs to (TaskState.owner): what its per-requestor count is kept under. */
+    readonly owner: string,
     readonly inflight: Inflight,
     readonly flavour: TaskFlavour,
     private readonly session: TaskSession,
     ttlMs: number | null,
   ) {
-    // Past its ttl the task may be deleted (tasks#ttl); its work stops then too, so nothing waits forever.
+    // Past its ttl the task may be deleted (tasks#ttl-and-resource-management); its work stops
+    // then too, so nothing waits forever. Unref'd: it must not keep the process alive.
     if (ttlMs !== null) {
       this.expiry = setTimeout(() => this.abort("the task's ttl elapsed"), ttlMs);
       (this.expiry as { unref?: () => void }).unref?.();
     }
+  }
+
+  /**
+   * The task becomes the request's outcome before the store has it (a handler
+   * may end first): its writes, and requests that name it, wait for `announced`.
+   */
+  whenCreated(announced: Promise<unknown>): void {
+    this.created = announced;
+    this.writes = announced.then(
+      () => {},
+      () => {},
+    );
   }
 
   /** Input the handler asks for once its request is a task. */
@@ -121,9 +155,12 @@ export class RunningTask {
       // 2025-11-25 #input-required-status: an ordinary request tagged with the task, while the task waits.
       const tagged = this.flavour.tagRequest(params, this.taskId);
       void this.write({ status: "input_required" });
-      return this.session.request(method, tagged, { signal: this.inflight.signal }).finally(() => {
-        void this.write({ status: "working" });
-      });
+      // Not before CreateTaskResult: the client would not know the task the request names.
+      return this.created
+        .then(() => this.session.request(method, tagged, { signal: this.inflight.signal }))
+        .finally(() => {
+          void this.write({ status: "working" });
+        });
     }
     // tasks.md#input-required: keys unique over the task's life; the client answers with tasks/update.
     const key = `${method}#${++this.keys}`;
@@ -156,6 +193,11 @@ export class RunningTask {
 
   /** The handler ended: the task takes its outcome. */
   settle(outcome: TaskOutcome): void {
+    // Once finished the task is only what the store keeps, which expires it by itself: the ttl
+    // timer would hold this task, its request's params and its session for up to maxTtlMs.
+    this.stopExpiry();
+    // Input still awaited has no one left to resume (its promise just never settles).
+    this.waiting.clear();
     const change: TaskChange =
       "error" in outcome
         ? { status: "failed", error: outcome.error, statusMessage: outcome.error.message }
@@ -165,11 +207,16 @@ export class RunningTask {
 
   /** Stops the work (tasks/cancel, ttl): its signal aborts, what it waits for rejects. */
   abort(reason: string): void {
-    if (this.expiry) clearTimeout(this.expiry);
+    this.stopExpiry();
     this.inflight.cancel(reason);
     for (const wait of this.waiting.values()) wait.reject(new Error(reason));
     this.waiting.clear();
     this.service.ended(this);
+  }
+
+  private stopExpiry(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   private outstanding(): TaskState["inputRequests"] {
@@ -211,7 +258,10 @@ export class TaskService {
   private readonly ttlMs: number | null;
   private readonly maxTtlMs: number | null;
   private readonly pollIntervalMs: number;
+  private readonly maxPerRequestor: number;
   private readonly running = new Map<string, RunningTask>();
+  /** Per owner, its tasks being created or running in this process (what maxTasksPerRequestor bounds). */
+  private readonly unfinished = new Map<string, number>();
   /** Where status changes of subscribable tasks go (the server's subscriptions/listen registry). */
   subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
 
@@ -228,13 +278,18 @@ export class TaskService {
 
   /**
    * Whether a listener may be told of this task's changes: its work runs here,
-   * or, with a bus, anywhere (the store has it unfinished).
+   * or, with a bus, anywhere (the store has it unfinished); and, given the
+   * listening request, the task is its requester's (tasks.md#security-considerations,
+   * "Auth binding": another principal's task is unknown to it).
    */
-  async canTellOf(taskId: string): Promise<boolean> {
-    if (this.running.has(taskId)) return true;
+  async canTellOf(taskId: string, requester?: Requester): Promise<boolean> {
+    const owner = requester && this.ownerFor(requester);
+    if (owner === null) return false;
+    const running = this.running.get(taskId);
+    if (running) return owner === undefined || running.owner === owner;
     if (!this.signalOthers) return false;
     const state = await this.store.get(taskId).catch(() => undefined);
-    return state !== undefined && !isTerminal(state.status);
+    return state !== undefined && !isTerminal(state.status) && (owner === undefined || state.owner === owner);
   }
 
   /** A cancellation or input from another process, for a task whose work may run here. */
@@ -262,9 +317,11 @@ export class TaskService {
     this.maxTtlMs = options.maxTtlMs === undefined ? 24 * 3_600_000 : options.maxTtlMs;
     this.ttlMs = this.capped(options.ttlMs === undefined ? 3_600_000 : options.ttlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.maxPerRequestor = options.maxTasksPerRequestor ?? 100;
     for (const [name, value] of [
       ["ttlMs", this.ttlMs],
       ["pollIntervalMs", this.pollIntervalMs],
+      ["maxTasksPerRequestor", this.maxPerRequestor],
     ] as const)
       if (value !== null && (!Number.isInteger(value) || value < 1))
         throw new RangeError(
@@ -284,68 +341,192 @@ export class TaskService {
       if (options.support === "required") throw this.cannotTakeTask(flavour, inflight.scope);
       return;
     }
+    const owner = flavour!.owner(inflight.scope, context.session, inflight.channel.authorization);
+    // Where the request must become a task (the client asked for one, or the tool runs only as
+    // one), a requestor at its limit is refused before the handler runs; the turn counts exactly.
+    const mustBeTask = flavour!.clientAsks || options.support === "required";
+    if (mustBeTask && this.atLimit(owner)) throw this.tooManyTasks();
     // 2025-11-25 #ttl-and-resource-management: the requested ttl, which the receiver may override (capped here).
     const requested = flavour!.requestedTtl(inflight.wireParams ?? params);
     const ttlMs = this.capped(requested ?? (options.ttlMs === undefined ? this.ttlMs : options.ttlMs));
     const pollIntervalMs = options.pollIntervalMs ?? this.pollIntervalMs;
-    const turn = () => {
-      // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
-      if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
-      void this.create(inflight, flavour!, context.session, ttlMs, pollIntervalMs);
-    };
-    // A 2025-11-25 client asked for the task: it gets one whatever the handler does (#result-retrieval).
-    const afterMs = flavour!.clientAsks ? 0 : (options.afterMs ?? 0);
-    if (afterMs === 0) setImmediate(turn);
-    else {
-      const timer = setTimeout(turn, afterMs);
-      (timer as { unref?: () => void }).unref?.();
-    }
+    const turn = this.turner(flavour!, owner, mustBeTask, ttlMs, pollIntervalMs);
+    // A 2025-11-25 client asked for the task: it gets one whatever the handler does, however soon
+    // it ends (#task-support-and-handling: "MUST return a CreateTaskResult"), so the request turns now.
+    // No closure here holds the request: this function's variables would all stay with it.
+    if (flavour!.clientAsks) turn(inflight, context.session);
+    else if ((options.afterMs ?? 0) === 0) setImmediate(turn, inflight, context.session);
+    else turnLater(options.afterMs!, turn, inflight, context.session);
   }
 
+  /** What turns a request into a task; made apart from arm() so that it does not hold the request itself. */
+  private turner(
+    flavour: TaskFlavour,
+    owner: string,
+    mustBeTask: boolean,
+    ttlMs: number | null,
+    pollIntervalMs: number,
+  ): (inflight: Inflight, session: TaskSession) => void {
+    return (inflight, session) => {
+      // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
+      if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
+      if (this.atLimit(owner)) {
+        if (mustBeTask) return this.refuse(session, inflight, this.tooManyTasks());
+        // tasks.md#task-creation: the server decides; this call is answered directly.
+        this.logger(
+          "debug",
+          `${inflight.method} runs without a task: its requestor has ${this.maxPerRequestor} unfinished tasks (tasks.maxTasksPerRequestor)`,
+        );
+        return;
+      }
+      // Counted now, before the store is awaited, so that a burst of requests cannot all pass the check.
+      this.unfinished.set(owner, (this.unfinished.get(owner) ?? 0) + 1);
+      const now = new Date().toISOString();
+      const state: TaskState = {
+        taskId: newTaskId(),
+        owner,
+        status: "working",
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs,
+        pollIntervalMs,
+      };
+      if (mustBeTask) this.start(inflight, flavour, session, state);
+      else void this.create(inflight, flavour, session, state);
+    };
+  }
+
+  /**
+   * A request that must become a task does at once: its outcome and input go
+   * to the task from now on (request-outcome.ts), even if its handler ends
+   * before the store has the task; the client is answered once it has
+   * (tasks.md#task-creation: not before a tasks/get would find it).
+   */
+  private start(inflight: Inflight, flavour: TaskFlavour, session: TaskSession, state: TaskState): void {
+    const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
+    inflight.task = task;
+    this.running.set(state.taskId, task);
+    const stored = this.store.create(state);
+    task.whenCreated(
+      stored.then(
+        () => {
+          const gone = inflight.done || inflight.cancelled;
+          // Ends the request: with CreateTaskResult, or (cancelled, or its session closed) with nothing.
+          answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
+          if (gone) this.orphaned(task, "the request ended before its task was created");
+        },
+        (error: unknown) => {
+          // 2025-11-25 #task-support-and-handling: a request the receiver cannot accept as a task is
+          // refused, not run as a plain call (whose outcome may already have gone to the task).
+          inflight.task = undefined;
+          const reason = (error as Error).message;
+          fail(session, inflight, new ProtocolError(INTERNAL_ERROR, `Server busy: cannot create the task: ${reason}`));
+          task.abort(`the task could not be created: ${reason}`);
+          throw error;
+        },
+      ),
+    );
+  }
+
+  /** A request the server may still answer directly becomes a task once the store has it. */
   private async create(
     inflight: Inflight,
     flavour: TaskFlavour,
     session: TaskSession,
-    ttlMs: number | null,
-    pollIntervalMs: number,
+    state: TaskState,
   ): Promise<void> {
-    const now = new Date().toISOString();
-    const state: TaskState = {
-      taskId: newTaskId(),
-      owner: flavour.owner(inflight.scope, session),
-      status: "working",
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs,
-      pollIntervalMs,
-    };
     try {
       // tasks.md#task-creation: not answered until a tasks/get would find it.
       await this.store.create(state);
     } catch (error) {
+      this.release(state.owner);
       this.logger("warning", `${inflight.method} continues without a task: ${(error as Error).message}`);
       return;
     }
-    // The handler ended while the task was being stored: it was answered directly; the record just expires.
-    if (inflight.done || inflight.cancelled) return;
-    const task = new RunningTask(this, state.taskId, inflight, flavour, session, ttlMs);
+    // The handler ended while the task was being stored: it was answered directly.
+    if (inflight.done || inflight.cancelled) {
+      this.release(state.owner);
+      this.forget(state.taskId);
+      return;
+    }
+    const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
     this.running.set(state.taskId, task);
     answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
   }
 
+  /** A task whose request ended before it was announced: its work stops, and its record is finished. */
+  private orphaned(task: RunningTask, reason: string): void {
+    task.abort(reason);
+    this.forget(task.taskId);
+  }
+
+  /**
+   * Marks a record no client was told of as finished, so that a full store may
+   * evict it (MemoryTaskStore.makeRoom keeps unfinished ones till their ttl).
+   */
+  private forget(taskId: string): void {
+    void this.store
+      .update(taskId, { status: "cancelled", statusMessage: "The request ended before its task was announced" })
+      .catch(() => {});
+  }
+
   /** @internal */
   ended(task: RunningTask): void {
-    if (this.running.get(task.taskId) === task) this.running.delete(task.taskId);
+    if (this.running.get(task.taskId) !== task) return;
+    this.running.delete(task.taskId);
+    this.release(task.owner);
+  }
+
+  private atLimit(owner: string): boolean {
+    return (this.unfinished.get(owner) ?? 0) >= this.maxPerRequestor;
+  }
+
+  private release(owner: string): void {
+    const count = (this.unfinished.get(owner) ?? 1) - 1;
+    if (count > 0) this.unfinished.set(owner, count);
+    else this.unfinished.delete(owner);
+  }
+
+  /**
+   * A requestor at maxTasksPerRequestor. -32603 (Internal error), as the
+   * session's in-flight limit answers ("Server busy", session.ts): a state of
+   * the server, not a fault of the params (not -32602), in a code every
+   * revision's clients know (the extension's #protocol-errors lists it); the
+   * implementation-defined -32000 range has no meaning a client could act on.
+   */
+  private tooManyTasks(): ProtocolError {
+    const limit = this.maxPerRequestor;
+    return new ProtocolError(
+      INTERNAL_ERROR,
+      `Server busy: this requestor already has ${limit} unfinished tasks, the limit (tasks.maxTasksPerRequestor); retry when one has finished`,
+      { maxTasksPerRequestor: limit },
+    );
+  }
+
+  /** Answers a request that cannot become a task with `error`, and stops its handler (whose outcome then goes nowhere). */
+  private refuse(session: TaskSession, inflight: Inflight, error: ProtocolError): void {
+    fail(session, inflight, error);
+    inflight.cancel(error.message);
+  }
+
+  /** The owner a request presents (its flavour's), or null when its wire has no tasks. */
+  private ownerFor({ inflight, session }: Requester): string | null {
+    const flavour = flavourOf(inflight.scope.wire);
+    return flavour ? flavour.owner(inflight.scope, session, inflight.channel.authorization) : null;
   }
 
   // --- the methods of both flavours ----------------------------------------------
 
-  /** The task a request names, if its requester may see it; -32602 otherwise (unknown and foreign look alike). */
-  async visible(taskId: unknown, scope: Scope, session: TaskSession): Promise<TaskState> {
-    const flavour = flavourOf(scope.wire);
+  /**
+   * The task a request names, if its requester may see it (2025-11-25
+   * #task-isolation-and-access-control; tasks.md#security-considerations, "Auth
+   * binding"); -32602 otherwise: unknown and foreign look alike, so an id is never confirmed to another.
+   */
+  async visible(taskId: unknown, requester: Requester): Promise<TaskState> {
+    const owner = this.ownerFor(requester);
     const state = typeof taskId === "string" ? await this.store.get(taskId) : undefined;
-    if (!state || !flavour || state.owner !== flavour.owner(scope, session))
+    if (!state || owner === null || state.owner !== owner)
       throw invalidParams(`Task not found: ${String(taskId)}`, { taskId });
     return state;
   }
@@ -403,15 +584,13 @@ export class TaskService {
 
   /** tasks/get. */
   async get(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
-    const scope = context.inflight.scope;
-    const state = await this.visible(params.taskId, scope, context.session);
-    return flavourOf(scope.wire)!.detailed(state);
+    const state = await this.visible(params.taskId, context);
+    return flavourOf(context.inflight.scope.wire)!.detailed(state);
   }
 
   /** tasks/update (the extension): answers to what the task asked. */
   async update(params: { taskId?: unknown; inputResponses?: unknown }, context: RequestContext): Promise<object> {
-    const scope = context.inflight.scope;
-    const state = await this.visible(params.taskId, scope, context.session);
+    const state = await this.visible(params.taskId, context);
     const responses = isObject(params.inputResponses) ? params.inputResponses : {};
     if (!isTerminal(state.status)) {
       const running = this.running.get(state.taskId);
@@ -425,7 +604,7 @@ export class TaskService {
   async cancel(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
     const scope = context.inflight.scope;
     const flavour = flavourOf(scope.wire)!;
-    const state = await this.visible(params.taskId, scope, context.session);
+    const state = await this.visible(params.taskId, context);
     if (isTerminal(state.status)) return flavour.cancelledAlready(state);
     const after = await this.store.update(state.taskId, {
       status: "cancelled",
@@ -442,9 +621,7 @@ export class TaskService {
 
   /** tasks/result (2025-11-25): waits for a terminal status, then answers what the request would have. */
   async result(params: { taskId?: unknown }, context: RequestContext): Promise<TaskOutcome | undefined> {
-    const scope = context.inflight.scope;
-    const session = context.session;
-    for (let state = await this.visible(params.taskId, scope, session); ;) {
+    for (let state = await this.visible(params.taskId, context); ;) {
       if (isTerminal(state.status))
         return state.error
           ? { error: state.error }
@@ -453,15 +630,14 @@ export class TaskService {
             : undefined;
       await new Promise((resolve) => setTimeout(resolve, Math.min(state.pollIntervalMs ?? 100, 250)));
       if (context.signal.aborted) throw new ProtocolError(-32603, "tasks/result was cancelled");
-      state = await this.visible(params.taskId, scope, session);
+      state = await this.visible(params.taskId, context);
     }
   }
 
   /** tasks/list (2025-11-25): the requester's own tasks. */
   async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
-    const scope = context.inflight.scope;
-    const flavour = flavourOf(scope.wire)!;
-    return this.store.list(flavour.owner(scope, context.session), offset, limit);
+    const owner = this.ownerFor(context);
+    return owner === null ? { tasks: [], more: false } : this.store.list(owner, offset, limit);
   }
 
   private cannotTakeTask(flavour: TaskFlavour | undefined, scope: Scope): ProtocolError {
@@ -478,4 +654,26 @@ export class TaskService {
     if (this.maxTtlMs === null) return ttlMs;
     return ttlMs === null ? this.maxTtlMs : Math.min(ttlMs, this.maxTtlMs);
   }
+}
+
+/**
+ * Runs `turn` after `ms` unless the request is gone by then. The timer outlives
+ * a call that ends sooner; weak references keep it from holding the request
+ * (its params) and the session till then. While the request runs its session
+ * holds it (and the server the session), so neither is collected before the turn.
+ */
+function turnLater(
+  ms: number,
+  turn: (inflight: Inflight, session: TaskSession) => void,
+  inflight: Inflight,
+  session: TaskSession,
+): void {
+  const request = new WeakRef(inflight);
+  const requester = new WeakRef(session);
+  const timer = setTimeout(() => {
+    const [inflight, session] = [request.deref(), requester.deref()];
+    if (inflight && session) turn(inflight, session);
+  }, ms);
+  // Unref'd: a pending turn must not keep the process alive.
+  (timer as { unref?: () => void }).unref?.();
 }

@@ -221,6 +221,43 @@ describe("the tasks extension (per-request revisions)", () => {
     expect(client.problems).toEqual([]);
   });
 
+  test("subscriptions/listen acknowledges a task id only to the principal whose task it is (tasks.md: auth binding)", async () => {
+    const server = taskServer();
+    const session = server.connect(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the extension's tables load on first use
+    const sent: Record<string, any>[] = [];
+    const as = (subject: string, id: string, method: string, params: Record<string, unknown>) =>
+      new Promise<Record<string, any>>((resolve) => {
+        const channel = {
+          isolated: true,
+          authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] },
+          reply: (json: string) => resolve(JSON.parse(json)),
+          send: (json: string) => sent.push(JSON.parse(json)),
+          onClose: () => {},
+        };
+        session.receiveMessage({ jsonrpc: "2.0", id, method, params: withMeta(params, WITH_TASKS) }, channel as never);
+      });
+    const created = await as("alice", "c", "tools/call", { name: "work", arguments: { ms: 60_000 } });
+    const taskId = created["result"].taskId as string;
+    for (const [who, expected] of [
+      ["bob", []],
+      ["alice", [taskId]],
+    ] as const) {
+      void as(who, `listen-${who}`, "subscriptions/listen", { notifications: { taskIds: [taskId] } });
+      for (
+        let i = 0;
+        i < 100 &&
+        !sent.some((m) => m["params"]?._meta?.["io.modelcontextprotocol/subscriptionId"] === `listen-${who}`);
+        i++
+      )
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const ack = sent.find((m) => m["params"]?._meta?.["io.modelcontextprotocol/subscriptionId"] === `listen-${who}`);
+      expect(ack?.["method"], who).toBe("notifications/subscriptions/acknowledged");
+      expect(ack!["params"].notifications.taskIds ?? [], who).toEqual(expected);
+    }
+    session.close();
+  });
+
   test("subscriptions/listen with taskIds: acknowledged for running tasks, then notifications/tasks with the DetailedTask", async () => {
     const client = await WireClient.connect(taskServer(), "2026-07-28", { extensions: ["tasks"] });
     const created = await client.call("tools/call", { name: "work", arguments: { ms: 80 } }, WITH_TASKS);
