@@ -73,10 +73,13 @@ export class RevisionLoads {
     id: RequestId,
     reply: Inflight["reply"],
     then: (wire: Wire) => void,
-    failed: () => void = () => {},
+    failed?: () => void,
   ): void {
+    // Every request of a per-request session comes this way: no closure made when the wire is loaded.
     const { wires } = this.session.host;
-    this.whenLoaded(wires.loaded(info), () => wires.load(info), info, id, reply, then, failed);
+    const ready = wires.loaded(info);
+    if (ready) then(ready);
+    else this.afterLoad(wires.load(info), info, id, reply, then, failed);
   }
 
   /** withWire for answering initialize: the tables alone when they suffice (handshake.ts). */
@@ -89,15 +92,9 @@ export class RevisionLoads {
     failed: () => void,
   ): void {
     const { wires } = this.session.host;
-    this.whenLoaded(
-      wires.loadedForHandshake(info, tablesSuffice),
-      () => wires.loadForHandshake(info, tablesSuffice),
-      info,
-      id,
-      reply,
-      then,
-      failed,
-    );
+    const ready = wires.loadedForHandshake(info, tablesSuffice);
+    if (ready) then(ready);
+    else this.afterLoad(wires.loadForHandshake(info, tablesSuffice), info, id, reply, then, failed);
   }
 
   /**
@@ -124,22 +121,18 @@ export class RevisionLoads {
       });
   }
 
-  private whenLoaded<W>(
-    ready: W | undefined,
-    load: () => Promise<W>,
+  /** Holds the session's messages while `loading`, then runs `then` with what it loaded. */
+  private afterLoad<W>(
+    loading: Promise<W>,
     info: RevisionInfo,
     id: RequestId,
     reply: Inflight["reply"],
     then: (wire: W) => void,
-    failed: () => void,
+    failed: (() => void) | undefined,
   ): void {
-    if (ready) {
-      then(ready);
-      return;
-    }
     this.backlog = [];
     const { lifecycle } = this.session;
-    load()
+    loading
       .then((wire) => {
         // Closed while it loaded: what waited for the load is dropped with the session, not run
         // (a handler nobody can cancel, an initialize that would reopen the session).
@@ -147,7 +140,7 @@ export class RevisionLoads {
       })
       .catch((error: unknown) => {
         if (lifecycle.phase === "closed") return;
-        failed();
+        failed?.();
         this.session.host.logger("error", `cannot load protocol revision ${info.name}`, String(error));
         reply(errorJson(id, INTERNAL_ERROR, `Internal error: cannot load protocol revision ${info.name}`), {
           code: INTERNAL_ERROR,

@@ -20,6 +20,8 @@ export interface InputStream {
 /** What the transport needs of its output. */
 export interface OutputStream {
   write(chunk: string): boolean;
+  /** Bytes written and not yet taken by the system (a Writable has it). */
+  readonly writableLength?: number;
   on(event: "error", listener: (error: NodeJS.ErrnoException) => void): unknown;
   off(event: string, listener: (...args: any[]) => void): unknown;
   once(event: "drain", listener: () => void): unknown;
@@ -82,7 +84,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     if (queued.length === 0 || closed) return;
     const text = queued.length === 1 ? queued[0]! + "\n" : queued.join("\n") + "\n";
     queued = [];
-    if (!write(text) && !waitingForDrain && input.pause) {
+    // A write over the high-water mark returns false even when the system took it all at once:
+    // what is still queued after it says whether the client is behind.
+    if (!write(text) && (output.writableLength ?? 1) > 0 && !waitingForDrain && input.pause) {
       waitingForDrain = true;
       input.pause();
       output.once("drain", onDrain);
