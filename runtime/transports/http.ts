@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../index.js";
+import type { RequestId } from "../messages.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
 import { statedVersion } from "../server/meta.js";
@@ -240,12 +241,19 @@ export class StreamableHttpTransport {
     const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) {
       if (!isInitialize(message))
-        return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required (initialize to get one)");
+        return httpError(
+          response,
+          400,
+          "Bad Request: the Mcp-Session-Id header is required (initialize to get one)",
+          {},
+          requestIdOf(message),
+        );
       return this.initialize(response, message, auth);
     }
     const state = this.table.owned(sessionId, principalOf(auth));
-    if (!state) return sessionNotFound(response, sessionId);
-    if (version !== undefined && !named) return httpError(response, 400, this.unsupportedVersion(version));
+    if (!state) return sessionNotFound(response, sessionId, requestIdOf(message));
+    if (version !== undefined && !named)
+      return httpError(response, 400, this.unsupportedVersion(version), {}, requestIdOf(message));
     this.table.touch(state);
     const exchange = new PostExchange(
       response,
@@ -337,7 +345,7 @@ export class StreamableHttpTransport {
       const version = headerVersion ?? "2025-03-26";
       if (!session.assumeInitialized(version)) {
         session.close();
-        return httpError(response, 400, this.unsupportedVersion(version));
+        return httpError(response, 400, this.unsupportedVersion(version), {}, requestIdOf(message));
       }
     }
     const exchange = new PostExchange(
@@ -581,8 +589,8 @@ function sessionsBusy(response: ServerResponse): void {
   httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
 }
 
-function sessionNotFound(response: ServerResponse, id: string): void {
-  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
+function sessionNotFound(response: ServerResponse, id: string, requestId?: RequestId): void {
+  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`, {}, requestId);
 }
 
 /** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */
@@ -591,18 +599,30 @@ function httpError(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  requestId?: RequestId,
 ): void {
-  jsonRpcError(response, status, -32000, message, headers);
+  jsonRpcError(response, status, -32000, message, headers, requestId);
 }
 
+/** A JSON-RPC error as an HTTP error's body; with the request's id where the body was read (basic#error-responses). */
 function jsonRpcError(
   response: ServerResponse,
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  requestId?: RequestId,
 ): void {
+  const error = { code, message };
   response
     .writeHead(status, { ...JSON_HEADERS, ...headers })
-    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message } }));
+    .end(
+      JSON.stringify(requestId === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: requestId, error }),
+    );
+}
+
+/** The id of a request read from a POST body (none for a notification, a batch or something else). */
+function requestIdOf(message: unknown): RequestId | undefined {
+  const id = isObject(message) && typeof message["method"] === "string" ? message["id"] : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }

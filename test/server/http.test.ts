@@ -66,8 +66,10 @@ describe("status codes", () => {
     const { url } = await start();
     const noSession = await post(url, call(1, "echo", { text: "x" }));
     expect(noSession.status).toBe(400);
+    // The body was read: the error names the request it refuses (basic#error-responses).
     expect(JSON.parse(noSession.body)).toEqual({
       jsonrpc: "2.0",
+      id: 1,
       error: { code: -32000, message: "Bad Request: the Mcp-Session-Id header is required (initialize to get one)" },
     });
     const sessionId = await openSession(url);
@@ -76,6 +78,7 @@ describe("status codes", () => {
       "MCP-Protocol-Version": "1999-01-01",
     });
     expect(version.status).toBe(400);
+    expect(JSON.parse(version.body).id).toBe(2);
     expect(JSON.parse(version.body).error.message).toBe(
       "Bad Request: MCP-Protocol-Version 1999-01-01 is not supported (supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)",
     );
@@ -124,6 +127,7 @@ describe("status codes", () => {
     const { url } = await start();
     const unknown = await post(url, call(1, "echo", { text: "x" }), { "Mcp-Session-Id": "no-such-session" });
     expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).id).toBe(1);
     expect(JSON.parse(unknown.body).error).toEqual({
       code: -32001,
       message: "Not Found: session no-such-session does not exist or has ended",
