@@ -251,7 +251,7 @@ export class StreamableHttpTransport {
       return this.initialize(response, message, auth);
     }
     const state = this.table.owned(sessionId, principalOf(auth));
-    if (!state) return sessionNotFound(response, sessionId, requestIdOf(message));
+    if (!state) return sessionNotFound(response, sessionId);
     if (version !== undefined && !named)
       return httpError(response, 400, this.unsupportedVersion(version), {}, requestIdOf(message));
     this.table.touch(state);
@@ -589,8 +589,13 @@ function sessionsBusy(response: ServerResponse): void {
   httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
 }
 
-function sessionNotFound(response: ServerResponse, id: string, requestId?: RequestId): void {
-  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`, {}, requestId);
+/**
+ * Without the request's id: a client must answer a 404 by starting a new session
+ * (basic/transports#session-management), and one that takes an error naming its
+ * request as that request's answer would fail it instead.
+ */
+function sessionNotFound(response: ServerResponse, id: string): void {
+  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
 }
 
 /** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */

@@ -127,7 +127,8 @@ describe("status codes", () => {
     const { url } = await start();
     const unknown = await post(url, call(1, "echo", { text: "x" }), { "Mcp-Session-Id": "no-such-session" });
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.body).id).toBe(1);
+    // No id: the client must start a new session, not take this as the request's answer.
+    expect(JSON.parse(unknown.body).id).toBeUndefined();
     expect(JSON.parse(unknown.body).error).toEqual({
       code: -32001,
       message: "Not Found: session no-such-session does not exist or has ended",
