@@ -11,7 +11,7 @@ import { withElicitationDefaults } from "./elicitation.js";
 import { extendWire } from "./extensions.js";
 import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
-import { ConnectionClosedError, HttpStatusError, McpError, ServerMessageError } from "./errors.js";
+import { ConnectionClosedError, McpError, ServerMessageError, SessionExpiredError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
 import { OutputSchemas } from "./output-schemas.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
@@ -121,6 +121,10 @@ export class Client {
   private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
   private readonly outputSchemas = new OutputSchemas((error) => this.warn(error));
   private verdict!: EraVerdict;
+  /** The handshake that replaces an expired legacy session, while it runs: one for every request that met the 404. */
+  private renewal: Promise<void> | undefined;
+  /** A renewal failed: there is no session, and the next request opens one first. */
+  private sessionLost = false;
   /** requestMeta without extra capabilities, for the version it was made for. */
   private ownMeta: Readonly<Record<string, unknown>> | undefined;
   private serverDescription: {
@@ -232,12 +236,39 @@ export class Client {
     }
     if (revision.name !== this.verdict.revision.name) {
       this.verdict = { ...this.verdict, revision };
-      this.connection.wire = await loadWire(revision);
+      // The extensions as in begin(): a revision that negotiates them keeps the ones the client enabled.
+      this.connection.wire = await extendWire(await loadWire(revision), this.options.extensions);
     }
     this.describe(result);
     this.connection.context = { era: "legacy", protocolVersion: revision.protocolVersion };
     await this.connection.notify("notifications/initialized");
     this.connection.transport.openStream?.(this.connection.context);
+  }
+
+  /**
+   * Replaces the expired legacy session `expired` (undefined: the one a failed renewal left without), single-flight:
+   * the requests that met its 404 share one initialize, so the server gets one new session and one GET stream.
+   */
+  private renewSession(expired: string | undefined): Promise<void> {
+    if (this.renewal) return this.renewal;
+    const transport = this.connection.transport;
+    // Another request's renewal has replaced it already: the caller sends again on the new session.
+    if (transport.session !== expired) return Promise.resolve();
+    transport.resetSession?.(expired);
+    const renewal = this.handshake().then(
+      () => {
+        this.sessionLost = false;
+      },
+      (error: Error) => {
+        this.sessionLost = true;
+        throw new ConnectionClosedError(
+          `the session${expired !== undefined ? ` ${JSON.stringify(expired)}` : ""} with ${transport.target} ended (HTTP 404) and no new one could be opened: ${error.message}`,
+          { cause: error },
+        );
+      },
+    );
+    this.renewal = renewal.finally(() => (this.renewal = undefined));
+    return this.renewal;
   }
 
   /** The client's capabilities in 2026-07-28's shape: what the handlers serve, and what the options add. */
@@ -305,8 +336,10 @@ export class Client {
     options: WireRequestOptions,
     retried = false,
   ): Promise<Record<string, unknown>> {
-    const wire = this.connection.wire;
     const modern = this.verdict.era === "modern";
+    // A session being replaced: sent now, the request would carry no session id (or the expired one).
+    if (!modern && (this.renewal || this.sessionLost)) await this.renewSession(undefined);
+    const wire = this.connection.wire;
     let withMeta = params;
     if (modern) {
       const meta = params["_meta"];
@@ -337,10 +370,12 @@ export class Client {
         await this.listTools();
         return this.once(method, params, options, true);
       }
-      // 2025-11-25 basic/transports#session-management: 404 for a session means start a new one.
-      if (error instanceof HttpStatusError && error.status === 404 && !modern) {
-        this.connection.transport.resetSession?.();
-        await this.handshake();
+      // 2025-11-25 basic/transports#session-management: 404 for a session id means the client "MUST start a
+      // new session". Resent once on it: a SessionExpiredError is the 404 answering this POST itself, so the
+      // server did not take the request and nothing ran twice. A request the server took, whose stream
+      // resumption then met 404, fails with a plain HttpStatusError and is not resent (it may have run).
+      if (error instanceof SessionExpiredError && !modern) {
+        await this.renewSession(error.session);
         return this.once(method, params, options, true);
       }
       throw error;

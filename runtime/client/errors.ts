@@ -52,6 +52,22 @@ export class HttpStatusError extends Error {
   }
 }
 
+/**
+ * HTTP 404 for a POST that carried a legacy session's id: the server ended that session and did not
+ * take the message (2025-11-25 basic/transports#session-management). `session` is the id it refused.
+ */
+export class SessionExpiredError extends HttpStatusError {
+  override name = "SessionExpiredError";
+  constructor(
+    readonly session: string,
+    body: string,
+    headers: Headers,
+    message: string,
+  ) {
+    super(404, body, headers, message);
+  }
+}
+
 /** A task ended cancelled (tasks/cancel, or the server's doing) before it had a result. */
 export class TaskCancelledError extends Error {
   override name = "TaskCancelledError";

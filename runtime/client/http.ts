@@ -9,7 +9,7 @@
 // - a 2024-11-05 HTTP+SSE server, found as #backwards-compatibility describes:
 //   an initialize POST refused with 400, 404 or 405 → the GET of legacy-sse.ts,
 //   used for everything after.
-import { HttpStatusError } from "./errors.js";
+import { HttpStatusError, ServerMessageError, SessionExpiredError } from "./errors.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
 import { OversizedEventError, readSse } from "./sse-reader.js";
 import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
@@ -46,6 +46,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
   private readonly fetch: typeof fetch;
   /** The 2024-11-05 HTTP+SSE transport, once the server turned out to speak only it. */
   private fallback: LegacySseClientTransport | undefined;
+  /** Ends the GET stream of the current legacy session (one stream per session: a new session's replaces it). */
+  private getStream: AbortController | undefined;
 
   constructor(
     url: string | URL,
@@ -83,19 +85,18 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async send(text: string, context: SendContext): Promise<void> {
     if (this.fallback) return this.fallback.send(text, context);
     const signal = context.signal ? AbortSignal.any([context.signal, this.controller.signal]) : this.controller.signal;
-    const response = await this.fetch(this.target, {
-      method: "POST",
-      headers: await this.headers(context, {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        ...context.headers,
-      }),
-      body: text,
-      signal,
+    const headers = await this.headers(context, {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...context.headers,
     });
-    // basic/transports#session-management: the id comes with the answer to initialize.
+    /** The session this POST was sent in, to tell its 404 from a later session's. */
+    const sentSession = context.era === "legacy" ? headers["Mcp-Session-Id"] : undefined;
+    const response = await this.fetch(this.target, { method: "POST", headers, body: text, signal });
+    // basic/transports#session-management: the id comes with the answer to initialize, and only it sets
+    // one (an answer in the session that expired may still carry that session's id).
     const session = response.headers.get("mcp-session-id");
-    if (context.era === "legacy" && session && !this.sessionId) this.sessionId = session;
+    if (context.era === "legacy" && session && !this.sessionId && isInitialize(text)) this.sessionId = session;
     if (response.status === 202) {
       await response.body?.cancel();
       return;
@@ -107,9 +108,28 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
     const body = await this.boundedText(response);
     if (response.ok && type === "application/json") {
-      this.sink?.message(body);
-      return;
+      // #sending-messages-to-the-server: JSON is "one JSON object", the answer to this POST. Anything
+      // else (a notification, another request's response) would wait for this request's timeout, and
+      // could settle another request: this one fails now, naming what came.
+      if (context.requestId === undefined || isResponseTo(body, context.requestId)) {
+        this.sink?.message(body);
+        return;
+      }
+      throw new ServerMessageError(
+        `${this.target} answered request ${JSON.stringify(context.requestId)} with JSON that is not its response: ${describeJson(body)}`,
+        "",
+      );
     }
+    // #session-management: 404 for a session's id means the session ended and this message was not taken.
+    // The session is forgotten by the client (resetSession), once for all the requests that meet it;
+    // first, as the 404 may carry a JSON-RPC error for this request's id, which would hide the expiry.
+    if (response.status === 404 && sentSession !== undefined)
+      throw new SessionExpiredError(
+        sentSession,
+        body,
+        response.headers,
+        `${this.target} answered HTTP 404 for session ${JSON.stringify(sentSession)}: the session ended${body ? `: ${body.slice(0, 300)}` : ""}`,
+      );
     // An error status whose body answers this very request is the server's JSON-RPC error: pass it on.
     if (!response.ok && context.requestId !== undefined && answers(body, context.requestId)) {
       this.sink?.message(body);
@@ -124,7 +144,6 @@ export class StreamableHttpClientTransport implements ClientTransport {
       isInitialize(text)
     )
       return this.fallBack(text, context, response, body);
-    if (response.status === 404 && context.era === "legacy" && this.sessionId) this.sessionId = undefined;
     throw new HttpStatusError(
       response.status,
       body,
@@ -241,7 +260,12 @@ export class StreamableHttpClientTransport implements ClientTransport {
    */
   openStream(context: SendContext): void {
     if (this.fallback) return; // HTTP+SSE: the one stream is open already
-    const signal = this.controller.signal;
+    // #listening-for-messages-from-the-server: the stream belongs to the session; a stream of an earlier
+    // session (ended by resetSession) would otherwise reopen itself with the new session's id.
+    this.getStream?.abort();
+    const own = new AbortController();
+    this.getStream = own;
+    const signal = AbortSignal.any([this.controller.signal, own.signal]);
     void (async () => {
       let lastId: string | undefined;
       const reconnection = new Reconnection(this.options.maxReconnects ?? 5);
@@ -294,8 +318,11 @@ export class StreamableHttpClientTransport implements ClientTransport {
     })();
   }
 
-  resetSession(): void {
+  resetSession(expired?: string): void {
+    if (expired !== undefined && expired !== this.sessionId) return;
     this.sessionId = undefined;
+    this.getStream?.abort();
+    this.getStream = undefined;
   }
 
   /** Ends a legacy session with DELETE (#session-management), and every exchange still open. */
@@ -395,6 +422,35 @@ function isInitialize(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a JSON text is exactly one response, to the request with this id. */
+function isResponseTo(text: string, id: string | number): boolean {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return !Array.isArray(value) && answers(text, id);
+  } catch {
+    return false;
+  }
+}
+
+/** What a JSON text that is not the awaited response is, for an error. */
+function describeJson(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `not JSON (${JSON.stringify(text.slice(0, 100))})`;
+  }
+  if (Array.isArray(value)) return `a batch of ${value.length}`;
+  if (typeof value !== "object" || value === null) return `${JSON.stringify(value)?.slice(0, 100)}`;
+  const m = value as { id?: unknown; method?: unknown };
+  if (typeof m.method === "string")
+    return "id" in m
+      ? `a request (${JSON.stringify(m.method.slice(0, 100))}, id ${JSON.stringify(m.id)})`
+      : `a notification (${JSON.stringify(m.method.slice(0, 100))})`;
+  if ("id" in m) return `the response to request ${JSON.stringify(m.id)}`;
+  return `an object that is no JSON-RPC message (${text.slice(0, 100)})`;
 }
 
 /** Whether a JSON text is a response to the request with this id. */

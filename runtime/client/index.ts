@@ -25,6 +25,7 @@ export { forgetEra, type EraVerdict } from "./era.js";
 export {
   ConnectionClosedError,
   HttpStatusError,
+  SessionExpiredError,
   McpError,
   RequestTimeoutError,
   ServerMessageError,

@@ -51,8 +51,13 @@ export interface ClientTransport {
    * message could not be delivered (HTTP: a status that carries no MCP message).
    */
   send(text: string, context: SendContext): Promise<void>;
-  /** The legacy session ended on the server's side (HTTP 404): forget it. */
-  resetSession?(): void;
+  /** The legacy session's id (HTTP), once the server gave one. */
+  readonly session?: string | undefined;
+  /**
+   * The legacy session ended on the server's side (HTTP 404): forget it, and close its GET stream.
+   * With `expired`, only if that is still the session (a later one is kept).
+   */
+  resetSession?(expired?: string): void;
   /** Starts the server-to-client stream of a legacy session, where the transport has one (HTTP GET). */
   openStream?(context: SendContext): void;
   close(): Promise<void>;
