@@ -443,6 +443,9 @@ export class McpServer implements SessionHost {
     },
     "resources/subscribe": (params, _inflight, session) => {
       const uri = params["uri"] as string;
+      const { uriLength } = this.sessionLimits;
+      if (uri.length > uriLength)
+        throw invalidParams(`the uri is ${uri.length} characters long, over this server's ${uriLength}`);
       const limit = this.sessionLimits.subscriptions;
       if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit)
         throw invalidParams(`at most ${limit} subscriptions per session`);

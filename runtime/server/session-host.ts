@@ -89,6 +89,8 @@ export interface SessionLimits {
    * reused), so without it the count bounds them but not their bytes.
    */
   idLength?: number;
+  /** The longest URI resources/subscribe takes, in UTF-16 code units. Default 8192: a session keeps what it subscribed to. */
+  uriLength?: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
@@ -97,4 +99,5 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
   pendingClientRequests: 100,
   queuedMessages: 1000,
   idLength: 256,
+  uriLength: 8192,
 });

@@ -237,6 +237,23 @@ describe("per-session bounds", () => {
     client.close();
   });
 
+  test("resources/subscribe with a URI longer than the bound is -32602 naming it (a session keeps what it subscribed to)", async () => {
+    const server = new McpServer(
+      { name: "bounds", version: "1" },
+      { logger: () => {}, sessionLimits: { uriLength: 20 } },
+    );
+    server.resourceTemplate("file:///{name}", { name: "any" }, (uri) => uri);
+    const client = await inProcess(server);
+    await client.initialize("2025-11-25");
+    expect((await client.request("resources/subscribe", { uri: "file:///abcdefghijkl" }))["result"]).toEqual({});
+    const refused = await client.request("resources/subscribe", { uri: "file:///abcdefghijklm" });
+    expect(refused["error"]).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("the uri is 21 characters long, over this server's 20"),
+    });
+    client.close();
+  });
+
   test("an invalid bound is refused at construction", () => {
     expect(() => new McpServer({ name: "x", version: "1" }, { sessionLimits: { inflightRequests: 0 } })).toThrow(
       "sessionLimits.inflightRequests must be a positive integer, not 0",
