@@ -7,31 +7,9 @@
 // ends in an error naming what the server did, within the client's bounds
 // (maxMessageBytes, timeoutMs, maxReconnects).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Client, RequestTimeoutError, StreamableHttpClientTransport } from "mcpgen/client";
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
-
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-/** A scripted server: GET has no stream (405) unless the handler says otherwise, DELETE is fine. */
-async function serve(handler: Handler): Promise<string> {
-  const server = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    handler(req, res, body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-}
+import { serve, sleep, within, type Handler } from "./scripted-http.js";
 
 /** initialize answered (with a session), notifications/initialized taken; anything else is `rest`'s. */
 const legacy =
@@ -51,18 +29,6 @@ const legacy =
     }
     rest(req, res, body);
   };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The outcome of a promise, or "pending" when it has not settled within `ms`. */
-const within = (ms: number, work: Promise<unknown>) =>
-  Promise.race([
-    work.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    sleep(ms).then(() => "pending" as const),
-  ]);
 
 describe("SSE events are bounded by maxMessageBytes", () => {
   /** A server whose answer to every request is an SSE event with these data lines. */

@@ -2,30 +2,9 @@
 // session under concurrent requests, or answer a POST with JSON that is not
 // its response; each a scripted node:http server on 127.0.0.1.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Client, StreamableHttpClientTransport } from "mcpgen/client";
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
-
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-async function serve(handler: Handler): Promise<string> {
-  const server = http.createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    handler(req, res, body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-}
+import { serve, sleep, within } from "./scripted-http.js";
 
 const initResult = (id: unknown) =>
   JSON.stringify({
@@ -33,18 +12,6 @@ const initResult = (id: unknown) =>
     id,
     result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "hostile", version: "1" } },
   });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The outcome of a promise, or "pending" when it has not settled within `ms`. */
-const within = (ms: number, work: Promise<unknown>) =>
-  Promise.race([
-    work.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    sleep(ms).then(() => "pending" as const),
-  ]);
 
 describe("an expired legacy session is replaced once (2025-11-25 basic/transports#session-management)", () => {
   test("10 concurrent requests meet 404: one initialize, one GET stream, all 10 answered on the new session", async () => {
