@@ -19,7 +19,7 @@ import type {
   ProgressToken,
   Root,
 } from "./handler-revision.js";
-import type { RunningTask } from "./tasks.js";
+import type { RunningTask } from "./running-task.js";
 import type { Session } from "./session.js";
 import type { Authorization, AuthInfo } from "./authorization.js";
 import { keepHiddenClass } from "../hidden-classes.js";

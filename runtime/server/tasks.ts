@@ -12,25 +12,17 @@
 // (task-flavours.ts), never from a revision's name.
 import { isObject } from "../validation.js";
 import type { BusMessage } from "./bus.js";
-import type { MessageTables } from "../index.js";
 import { declared } from "./capabilities.js";
 import type { Inflight, RequestContext, Scope } from "./context.js";
 import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import type { ServerLogger } from "./logging.js";
 import { flavourOf, RELATED_TASK, type TaskFlavour } from "./task-flavours.js";
 import { paginate, withCursor } from "./pagination.js";
-import {
-  isTerminal,
-  MemoryTaskStore,
-  newTaskId,
-  type TaskChange,
-  type TaskState,
-  type TaskStatus,
-  type TaskStore,
-} from "./task-store.js";
-import { requireClientCapability } from "./input-requests.js";
+import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./task-store.js";
 import { answerWithTask, fail } from "./request-outcome.js";
-import type { SessionCore } from "./session-host.js";
+import { RunningTask, type TaskOutcome, type TaskSession } from "./running-task.js";
+
+export type { TaskOutcome, TaskSession };
 
 /** The extension's identifier (tasks.md#extension-identifier). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -77,180 +69,10 @@ export interface TasksOptions {
   readonly maxTasksPerRequestor?: number;
 }
 
-/**
- * What the task service needs from a session (Session implements it): ending
- * the request with the task's creation result (request-outcome.ts), and a
- * server-to-client request outside any request's channel (2025-11-25 task input).
- */
-export interface TaskSession extends SessionCore {
-  /** A notification to the client outside any request's channel. */
-  notify(method: string, params?: unknown): boolean;
-  readonly sessionId: string;
-}
-
-/** The outcome of a request that became a task, as the wire would have carried it. */
-export type TaskOutcome =
-  | { readonly result: string; readonly isError: boolean }
-  | { readonly error: { code: number; message: string; data?: unknown } };
-
 /** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
 export interface Requester {
   readonly inflight: Inflight;
   readonly session: { readonly sessionId: string };
-}
-
-/** @internal One task whose handler runs in this process. */
-export class RunningTask {
-  private keys = 0;
-  private readonly waiting = new Map<
-    string,
-    { method: string; params?: unknown; resolve: (value: unknown) => void; reject: (error: Error) => void }
-  >();
-  private writes: Promise<unknown> = Promise.resolve();
-  /** Settles once the client was told of the task (CreateTaskResult); rejects when it could not be stored. */
-  private created: Promise<unknown> = Promise.resolve();
-  /** The status last announced, so that a write announces only a change (without reading the store first). */
-  private announced: TaskStatus = "working";
-  private expiry: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    private readonly service: TaskService,
-    readonly taskId: string,
-    /** Who the task belongs to (TaskState.owner): what its per-requestor count is kept under. */
-    readonly owner: string,
-    readonly inflight: Inflight,
-    readonly flavour: TaskFlavour,
-    private readonly session: TaskSession,
-    ttlMs: number | null,
-  ) {
-    // Past its ttl the task may be deleted (tasks#ttl-and-resource-management); its work stops
-    // then too, so nothing waits forever. Unref'd: it must not keep the process alive.
-    if (ttlMs !== null) {
-      this.expiry = setTimeout(() => this.abort("the task's ttl elapsed"), ttlMs);
-      (this.expiry as { unref?: () => void }).unref?.();
-    }
-  }
-
-  /**
-   * The task becomes the request's outcome before the store has it (a handler
-   * may end first): its writes, and requests that name it, wait for `announced`.
-   */
-  whenCreated(announced: Promise<unknown>): void {
-    this.created = announced;
-    this.writes = announced.then(
-      () => {},
-      () => {},
-    );
-  }
-
-  /** Input the handler asks for once its request is a task. */
-  ask(method: string, params: unknown): Promise<unknown> {
-    const scope = this.inflight.scope;
-    try {
-      requireClientCapability(scope, method);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (this.flavour.input === "requests") {
-      // 2025-11-25 #input-required-status: an ordinary request tagged with the task, while the task waits.
-      const tagged = this.flavour.tagRequest(params, this.taskId);
-      void this.write({ status: "input_required" });
-      // Not before CreateTaskResult: the client would not know the task the request names.
-      return this.created
-        .then(() => this.session.request(method, tagged, { signal: this.inflight.signal }))
-        .finally(() => {
-          void this.write({ status: "working" });
-        });
-    }
-    // tasks.md#input-required: keys unique over the task's life; the client answers with tasks/update.
-    const key = `${method}#${++this.keys}`;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(key, { method, ...(params !== undefined ? { params } : {}), resolve, reject });
-      void this.write({ status: "input_required", inputRequests: this.outstanding() });
-    });
-  }
-
-  /** tasks/update: answers for outstanding keys; others are ignored (tasks.md#task-update-requests). */
-  answer(responses: { readonly [key: string]: unknown }): void {
-    // Checked with the tables of the revision the task was created in (the answers come in its shapes).
-    const results: MessageTables["results"] = this.inflight.scope.wire.tables.results;
-    let answered = false;
-    for (const [key, value] of Object.entries(responses)) {
-      const wait = this.waiting.get(key);
-      const check = wait && results[wait.method];
-      if (!wait || (check && !check(value, null))) continue;
-      this.waiting.delete(key);
-      wait.resolve(value);
-      answered = true;
-    }
-    if (!answered) return;
-    void this.write(
-      this.waiting.size === 0
-        ? { status: "working", inputRequests: undefined }
-        : { status: "input_required", inputRequests: this.outstanding() },
-    );
-  }
-
-  /** The handler ended: the task takes its outcome. */
-  settle(outcome: TaskOutcome): void {
-    // Once finished the task is only what the store keeps, which expires it by itself: the ttl
-    // timer would hold this task, its request's params and its session for up to maxTtlMs.
-    this.stopExpiry();
-    // Input still awaited has no one left to resume (its promise just never settles).
-    this.waiting.clear();
-    const change: TaskChange =
-      "error" in outcome
-        ? { status: "failed", error: outcome.error, statusMessage: outcome.error.message }
-        : { status: this.flavour.completedStatus(outcome.isError), result: outcome.result };
-    void this.write(change).then(() => this.service.ended(this));
-  }
-
-  /** Stops the work (tasks/cancel, ttl): its signal aborts, what it waits for rejects. */
-  abort(reason: string): void {
-    this.stopExpiry();
-    this.inflight.cancel(reason);
-    for (const wait of this.waiting.values()) wait.reject(new Error(reason));
-    this.waiting.clear();
-    this.service.ended(this);
-  }
-
-  private stopExpiry(): void {
-    if (this.expiry) clearTimeout(this.expiry);
-    this.expiry = undefined;
-  }
-
-  private outstanding(): TaskState["inputRequests"] {
-    const requests: { [key: string]: { method: string; params?: unknown } } = {};
-    for (const [key, { method, params }] of this.waiting)
-      requests[key] =
-        params === undefined
-          ? { method }
-          : { method, params: this.flavour.paramsToWire(this.inflight.scope, method, params) };
-    return requests;
-  }
-
-  /** Tells the requester of a new status, where the flavour has a notification for it. */
-  announce(state: TaskState | undefined): void {
-    if (!state) return;
-    this.announced = state.status;
-    if (this.flavour.statusNotification)
-      this.session.notify(this.flavour.statusNotification, this.flavour.detailed(state));
-    if (this.flavour.subscribedNotification)
-      this.service.subscribed?.(this.flavour.subscribedNotification, this.taskId, this.flavour.detailed(state));
-  }
-
-  /** Store writes in order, one at a time; a failed write is logged, not thrown at the handler. */
-  private write(change: TaskChange): Promise<unknown> {
-    this.writes = this.writes
-      .then(async () => {
-        const after = await this.service.store.update(this.taskId, change);
-        if (after && after.status !== this.announced) this.announce(after);
-      })
-      .catch((error: unknown) =>
-        this.service.logger("error", `task ${this.taskId}: cannot store its state`, String(error)),
-      );
-    return this.writes;
-  }
 }
 
 export class TaskService {
