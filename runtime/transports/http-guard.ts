@@ -1,6 +1,6 @@
 // What the HTTP transports check before any MCP message is read: DNS
-// rebinding (Host and Origin against allow-lists, basic/transports#security-warning)
-// and the size of a request body.
+// rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
+// the size of a request body, and the bytes of all the bodies held at once.
 import type { IncomingMessage } from "node:http";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -73,22 +73,87 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** The transport holds its limit of body bytes already (HttpOptions.maxHeldBodyBytes). */
+export class BodiesHeld extends Error {
+  constructor(readonly limit: number) {
+    super(`the server holds its limit of ${limit} bytes of request bodies already`);
+  }
+}
+
+/**
+ * The bytes of request bodies a transport holds at once: being read, or read
+ * and not yet answered (the message is with a handler). Each body is bounded
+ * (maxBodyBytes), but a client can send many at once, on as many connections
+ * as it likes, to handlers that take their time; this bounds their sum.
+ */
+export class BodyBudget {
+  private held = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** Holds `bytes` more, or nothing and false when that would pass the limit. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/**
+ * One request's share of a BodyBudget: what its body took as it was read,
+ * given back once, when its exchange ends (the response's `close`, which
+ * comes however the exchange ends: answered, refused or abandoned).
+ */
+export class HeldBody {
+  bytes = 0;
+
+  constructor(private readonly budget: BodyBudget) {}
+
+  get budgetLimit(): number {
+    return this.budget.limit;
+  }
+
+  /** Holds the body's first `total` bytes (it holds fewer so far); false when the budget has no room. */
+  growTo(total: number): boolean {
+    if (total <= this.bytes) return true;
+    if (!this.budget.take(total - this.bytes)) return false;
+    this.bytes = total;
+    return true;
+  }
+
+  readonly release = (): void => {
+    this.budget.release(this.bytes);
+    this.bytes = 0;
+  };
+}
+
 /**
  * Reads a request body, refusing one larger than `limit` bytes without
- * buffering past it; `done` is called once, with the text or with why not
- * (BodyTooLarge, or the stream's error). A callback, not a promise: every
- * POST takes this path, and a promise and its awaiting costs microtask turns
- * and allocations per request.
+ * buffering past it, or one that `held` has no room for (a declared length is
+ * taken at once, a chunked body as it comes); `done` is called once, with the
+ * text or with why not (BodyTooLarge, BodiesHeld, or the stream's error).
+ * A callback, not a promise: every POST takes this path, and a promise and its
+ * awaiting costs microtask turns and allocations per request.
  */
 export function readBody(
   request: IncomingMessage,
   limit: number,
+  held: HeldBody,
   done: (error: Error | undefined, text: string) => void,
 ): void {
   const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
+  if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
     request.resume(); // drain what the client sends; the reply says why
-    done(new BodyTooLarge(limit), "");
+    done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
     return;
   }
   let first: Buffer | undefined;
@@ -98,10 +163,10 @@ export function readBody(
   request.on("data", (chunk: Buffer) => {
     if (settled) return;
     size += chunk.length;
-    if (size > limit) {
+    if (size > limit || !held.growTo(size)) {
       settled = true;
       first = chunks = undefined;
-      done(new BodyTooLarge(limit), "");
+      done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
       return;
     }
     if (first === undefined) first = chunk;

@@ -18,7 +18,15 @@ import type { RequestId } from "../messages.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
 import { statedVersion } from "../server/meta.js";
-import { BodyTooLarge, RebindingGuard, readBody, type GuardOptions } from "./http-guard.js";
+import {
+  BodiesHeld,
+  BodyBudget,
+  BodyTooLarge,
+  HeldBody,
+  RebindingGuard,
+  readBody,
+  type GuardOptions,
+} from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
 import { InMemoryEventStore, openEventStream, overfull, type EventStore } from "./sse.js";
 import { HttpSessionTable, principalOf } from "./http-sessions.js";
@@ -55,6 +63,13 @@ export interface HttpOptions extends GuardOptions {
   legacySse?: false | { ssePath?: string; messagesPath?: string };
   /** Largest accepted request body (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Bytes of request bodies held at once, across every connection: bodies being
+   * read, and bodies read whose exchange is still open (a handler runs). A POST
+   * that would pass it is refused with 503 and Retry-After. At least
+   * maxBodyBytes. Default 128 MiB.
+   */
+  maxHeldBodyBytes?: number;
   /** A session without requests or connected streams for this long ends (404 afterwards). Default 30 min. */
   sessionIdleMs?: number;
   /**
@@ -87,10 +102,14 @@ export interface HttpOptions extends GuardOptions {
 export class StreamableHttpTransport {
   private readonly table: HttpSessionTable;
   private readonly guard: RebindingGuard;
+  private readonly bodies: BodyBudget;
   /** Set when tokens are required (HttpOptions.auth). */
   private readonly resourceServer: ResourceServer | undefined;
   private readonly options: Required<
-    Omit<HttpOptions, keyof GuardOptions | "legacySse" | "host" | "port" | "auth" | "sessionIdPrefix">
+    Omit<
+      HttpOptions,
+      keyof GuardOptions | "legacySse" | "host" | "port" | "auth" | "sessionIdPrefix" | "maxHeldBodyBytes"
+    >
   > & {
     legacy: { ssePath: string; messagesPath: string } | null;
   };
@@ -115,7 +134,18 @@ export class StreamableHttpTransport {
       keepAliveMs: options.keepAliveMs ?? 15_000,
       legacy: legacy ? { ssePath: legacy.ssePath ?? "/sse", messagesPath: legacy.messagesPath ?? "/messages" } : null,
     };
+    const maxHeld = options.maxHeldBodyBytes ?? 128 * 1024 * 1024;
+    if (!(maxHeld >= this.options.maxBodyBytes))
+      throw new RangeError(
+        `maxHeldBodyBytes (${maxHeld}) must be at least maxBodyBytes (${this.options.maxBodyBytes})`,
+      );
+    this.bodies = new BodyBudget(maxHeld);
     this.table = new HttpSessionTable(this.options, server.logger, options.sessionIdPrefix ?? "");
+  }
+
+  /** Bytes of request bodies held now (HttpOptions.maxHeldBodyBytes). */
+  get heldBodyBytes(): number {
+    return this.bodies.bytes;
   }
 
   /** Live sessions (Streamable HTTP and legacy SSE). */
@@ -427,10 +457,18 @@ export class StreamableHttpTransport {
     // What clients send, compared before the expression (which costs ~350 instructions a POST).
     if (type !== "application/json" && !/^application\/json\s*(;|$)/i.test(type))
       return httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
-    readBody(request, this.options.maxBodyBytes, (error, text) =>
+    if (response.destroyed) return; // the client is gone (its `close` has fired: nothing would give the body's share back)
+    // What the body holds of the transport's budget is given back when the exchange ends, however it ends.
+    const held = new HeldBody(this.bodies);
+    response.once("close", held.release);
+    readBody(request, this.options.maxBodyBytes, held, (error, text) =>
       this.guarded(request, response, () => {
         if (error instanceof BodyTooLarge)
           return httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
+        if (error instanceof BodiesHeld)
+          return httpError(response, 503, `Service Unavailable: ${error.message}; try again later`, {
+            "Retry-After": "1",
+          });
         if (error) return httpError(response, 400, `Bad Request: ${error.message}`);
         const parsed = parseJson(text);
         if (!parsed.ok)
