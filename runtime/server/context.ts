@@ -109,6 +109,8 @@ export class Inflight {
   lastProgress = -Infinity;
   /** Its key among the session's requests on isolated channels (whose ids are not the connection's). */
   isolatedKey = 0;
+  /** Its share of the text it came in, in UTF-16 code units (SessionLimits.inflightLength); 0 when not known. */
+  length = 0;
 
   constructor(
     readonly id: RequestId,

@@ -22,6 +22,8 @@ export class InflightRequests {
   /** Requests on isolated channels, by their isolatedKey. */
   private readonly isolated = new IdMap<number, Inflight>();
   private isolatedCount = 0;
+  /** The connection's requests' lengths, summed (Inflight.length). */
+  private connectionLength = 0;
   /** The last REMEMBERED_IDS finished ids of the connection. */
   private readonly finished = new FinishedIds(REMEMBERED_IDS);
 
@@ -33,6 +35,11 @@ export class InflightRequests {
   /** The connection's requests being handled (what the session's inflightRequests limit counts). */
   get onConnection(): number {
     return this.byId.size;
+  }
+
+  /** What the connection's requests being handled came in, in UTF-16 code units (the inflightLength limit). */
+  get lengthOnConnection(): number {
+    return this.connectionLength;
   }
 
   /** Whether `id` names a request in flight, or (`finishedToo`, a handshake session) one finished lately. */
@@ -47,13 +54,19 @@ export class InflightRequests {
 
   add(inflight: Inflight): void {
     if (inflight.channel.isolated) this.isolated.set((inflight.isolatedKey = ++this.isolatedCount), inflight);
-    else this.byId.set(inflight.id, inflight);
+    else {
+      this.byId.set(inflight.id, inflight);
+      this.connectionLength += inflight.length;
+    }
   }
 
   /** A request ended: no longer in flight; a handshake session's id is remembered. */
   delete(inflight: Inflight): void {
     if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
-    else this.byId.delete(inflight.id);
+    else {
+      this.byId.delete(inflight.id);
+      this.connectionLength -= inflight.length;
+    }
     if (!inflight.scope.perRequest) this.finished.add(inflight.id);
   }
 
@@ -66,6 +79,7 @@ export class InflightRequests {
   abandonAll(): void {
     abandon(this.byId);
     abandon(this.isolated);
+    this.connectionLength = 0;
   }
 }
 

@@ -17,7 +17,7 @@ export interface LoadingSession {
   readonly host: SessionHost;
   readonly lifecycle: Lifecycle;
   /** A message that waited, received again in its turn. */
-  receiveMessage(value: unknown, channel: Channel): boolean;
+  receiveMessage(value: unknown, channel: Channel, length: number): boolean;
   /** The waiting messages are all received: whoever waits for the session to go idle may be told. */
   settleIdle(): void;
 }
@@ -25,6 +25,7 @@ export interface LoadingSession {
 interface Waiting {
   readonly value: unknown;
   readonly channel: Channel;
+  readonly length: number;
 }
 
 export class RevisionLoads {
@@ -44,11 +45,11 @@ export class RevisionLoads {
    * with its id (a batch, an array of them), and a message without requests
    * is logged and dropped.
    */
-  hold(value: unknown, channel: Channel, classification: Classification): void {
+  hold(value: unknown, channel: Channel, classification: Classification, length: number): void {
     const { host } = this.session;
     const limit = host.sessionLimits.queuedMessages;
     if (this.backlog!.length < limit) {
-      this.backlog!.push({ value, channel });
+      this.backlog!.push({ value, channel, length });
       return;
     }
     const busy = `Server busy: ${limit} messages are already queued in this session`;
@@ -160,8 +161,8 @@ export class RevisionLoads {
         (this.backlog as Waiting[]).push(...waiting.slice(i));
         return;
       }
-      const { value, channel } = waiting[i]!;
-      this.session.receiveMessage(value, channel);
+      const { value, channel, length } = waiting[i]!;
+      this.session.receiveMessage(value, channel, length);
     }
     this.session.settleIdle();
   }

@@ -79,6 +79,15 @@ export interface SessionLimits {
   subscriptions?: number;
   /** The client's requests being handled at once (per-request POSTs are each their own). Default 1000. */
   inflightRequests?: number;
+  /**
+   * The length of the messages the client's requests being handled came in,
+   * summed, in UTF-16 code units (a batch's shared among its requests), where
+   * the transport hands the session a message's text or its length (stdio, and
+   * HTTP sessions; Streamable HTTP also bounds its bodies' bytes). Beyond it a
+   * new request is refused with -32603, unless none is in flight.
+   * Default 64 Mi (67,108,864).
+   */
+  inflightLength?: number;
   /** Server-to-client requests (sampling, elicitation, roots) waiting for the client's answer. Default 100. */
   pendingClientRequests?: number;
   /** Messages waiting while a revision's tables load. Default 1000. */
@@ -96,6 +105,7 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
   subscriptions: 1000,
   inflightRequests: 1000,
+  inflightLength: 64 * 1024 * 1024,
   pendingClientRequests: 100,
   queuedMessages: 1000,
   idLength: 256,

@@ -63,6 +63,8 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
   private outgoingRequests: ServerRequests | undefined;
   private idleWaiters: (() => void)[] = [];
   private subscribed: Set<string> | undefined;
+  /** The length of the message being received (its share, in a batch), for the request it holds; 0 after. */
+  private receivedLength = 0;
 
   /** URIs this client subscribed to (resources/subscribe); made on first use (a stateless session lives for one POST). */
   get subscriptions(): Set<string> {
@@ -178,16 +180,20 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
       );
       return true;
     }
-    return this.receiveMessage(parsed.value, channel);
+    return this.receiveMessage(parsed.value, channel, text.length);
   }
 
-  /** A message the transport has parsed already; see receive(). */
-  receiveMessage(value: unknown, channel: Channel = this.defaultChannel): boolean {
+  /**
+   * A message the transport has parsed already; see receive(). `length`: the
+   * length of its text, where the transport knows it (SessionLimits.inflightLength).
+   */
+  receiveMessage(value: unknown, channel: Channel = this.defaultChannel, length = 0): boolean {
     if (this.lifecycle.phase === "closed") return false;
     const classification = classifyMessage(value, this.lifecycle.envelope);
     const answered = expectsReply(classification);
     try {
-      if (this.loads.holding) this.loads.hold(value, channel, classification);
+      this.receivedLength = length;
+      if (this.loads.holding) this.loads.hold(value, channel, classification, length);
       else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
       else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     } catch (error) {
@@ -199,6 +205,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
         channel.reply(errorJson(id, INTERNAL_ERROR, "Internal error"), { code: INTERNAL_ERROR });
       }
     }
+    this.receivedLength = 0; // a request handled later (after a load) is not charged for another message
     return answered;
   }
 
@@ -224,6 +231,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
       else if (expected) channel.reply(null); // every request in it was cancelled
     };
     let expected = false;
+    this.receivedLength = Math.ceil(this.receivedLength / items.length);
     items.forEach((item, i) => {
       const classification = classifications[i]!;
       if (classification.kind === "request" || classification.kind === "invalid") {
@@ -322,6 +330,19 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
       });
       return;
     }
+    const held = this.requests.lengthOnConnection;
+    if (held > 0 && !channel.isolated && held + this.receivedLength > this.host.sessionLimits.inflightLength) {
+      const limit = this.host.sessionLimits.inflightLength;
+      reply(
+        errorJson(
+          id,
+          INTERNAL_ERROR,
+          `Server busy: the requests in flight in this session came in ${held} characters of messages, and this one's ${this.receivedLength} would pass the limit of ${limit}`,
+        ),
+        { code: INTERNAL_ERROR },
+      );
+      return;
+    }
     const headerVersion = channel.headers && headerValue(channel.headers, "mcp-protocol-version");
     // initialize opens a handshake session, unless it states a per-request version: there it is
     // a method the revision does not have (-32601; Streamable HTTP 404).
@@ -408,6 +429,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     const admitted = admit(this.host, message, method, id, reply, channel, scope);
     if (!admitted) return;
     const { inflight, core, handler } = admitted;
+    inflight.length = this.receivedLength;
     this.requests.add(inflight);
     if (core)
       this.invoke(

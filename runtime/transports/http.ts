@@ -252,7 +252,9 @@ export class StreamableHttpTransport {
         406,
         "Not Acceptable: the Accept header must list application/json and text/event-stream",
       );
-    this.readMessage(request, response, (message) => this.postMessage(request, response, message, auth));
+    this.readMessage(request, response, (message, length) =>
+      this.postMessage(request, response, message, auth, length),
+    );
   }
 
   /** A POST's message, read and parsed. */
@@ -261,6 +263,7 @@ export class StreamableHttpTransport {
     response: ServerResponse,
     message: unknown,
     auth: RequestAuth | undefined,
+    length: number,
   ): void {
     // Read once: it decides the era, then whether a session's request names a version the server serves.
     const version = header(request.headers["mcp-protocol-version"]);
@@ -294,7 +297,7 @@ export class StreamableHttpTransport {
       undefined,
       auth,
     );
-    if (!state.session.receiveMessage(message, exchange)) response.writeHead(202).end();
+    if (!state.session.receiveMessage(message, exchange, length)) response.writeHead(202).end();
     else exchange.awaitReply();
   }
 
@@ -451,8 +454,12 @@ export class StreamableHttpTransport {
     return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.server.served.supportedVersions.join(", ")})`;
   }
 
-  /** The body as one JSON value, to `then`; or an error response (413, 415, 400) and no call. */
-  private readMessage(request: IncomingMessage, response: ServerResponse, then: (message: unknown) => void): void {
+  /** The body as one JSON value and the length of its text, to `then`; or an error response (413, 415, 400, 503) and no call. */
+  private readMessage(
+    request: IncomingMessage,
+    response: ServerResponse,
+    then: (message: unknown, length: number) => void,
+  ): void {
     const type = request.headers["content-type"] ?? "";
     // What clients send, compared before the expression (which costs ~350 instructions a POST).
     if (type !== "application/json" && !/^application\/json\s*(;|$)/i.test(type))
@@ -478,7 +485,7 @@ export class StreamableHttpTransport {
             -32700,
             `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
           );
-        then(parsed.value);
+        then(parsed.value, text.length);
       }),
     );
   }
@@ -514,7 +521,9 @@ export class StreamableHttpTransport {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     const legacy = id === null ? undefined : this.table.legacy.get(id);
     if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
-    this.readMessage(request, response, (message) => this.legacyMessage(response, legacy, message, auth));
+    this.readMessage(request, response, (message, length) =>
+      this.legacyMessage(response, legacy, message, auth, length),
+    );
   }
 
   private legacyMessage(
@@ -522,6 +531,7 @@ export class StreamableHttpTransport {
     legacy: { session: Session; write(json: string): void },
     message: unknown,
     auth: RequestAuth | undefined,
+    length: number,
   ): void {
     // Replies travel on the SSE stream; the channel carries this POST's authorization.
     const channel: Channel = {
@@ -531,7 +541,7 @@ export class StreamableHttpTransport {
       send: legacy.write,
       ...(auth ? { authorization: auth.authorization } : {}),
     };
-    legacy.session.receiveMessage(message, channel);
+    legacy.session.receiveMessage(message, channel, length);
     response.writeHead(202).end();
   }
 }

@@ -18,6 +18,14 @@ import { ACCEPT_BOTH, initializeMessage, openSession, openSse, raw, type RawResp
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
+async function until(test: () => boolean, what: string, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const handles: HttpServerHandle[] = [];
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 afterEach(async () => {
@@ -219,6 +227,100 @@ describe("per-session bounds", () => {
     expect((await second)["result"]["content"][0]["text"]).toBe("done");
     expect((await client.request("ping"))["result"]).toEqual({});
     client.close();
+  });
+
+  test("requests whose messages would pass inflightLength get an error naming it; a lone one always passes", async () => {
+    const server = new McpServer(
+      { name: "bounds", version: "1" },
+      { logger: () => {}, sessionLimits: { inflightLength: 20_000 } },
+    );
+    // Each call waits for the gate open when it started; release() opens it and sets a new one.
+    let release!: () => void;
+    let released!: Promise<void>;
+    const closeGate = () => (released = new Promise<void>((resolve) => (release = resolve)));
+    closeGate();
+    let started = 0;
+    server.tool("wait", {}, async () => {
+      started++;
+      await released;
+      return "done";
+    });
+    const client = await inProcess(server);
+    await client.initialize("2025-11-25");
+    /** A tools/call of `wait` whose line is `length` characters long (padding in `_meta`). */
+    const call = (id: number, length: number) => {
+      const line = (pad: string) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "wait", arguments: {}, _meta: { pad } },
+        });
+      client.expect(id, "tools/call");
+      const answer = client.response(id);
+      client.write(line("x".repeat(length - line("").length)));
+      return answer;
+    };
+    const lone = call(100, 30_000); // over the limit, but nothing else is in flight
+    await until(() => started === 1, "the lone call to start");
+    const refused = await call(101, 200);
+    expect(refused["error"]).toEqual({
+      code: -32603,
+      message:
+        "Server busy: the requests in flight in this session came in 30000 characters of messages, and this one's 200 would pass the limit of 20000",
+    });
+    release();
+    expect((await lone)["result"]["content"][0]["text"]).toBe("done");
+
+    closeGate();
+    const first = call(11, 8000);
+    const second = call(12, 8000);
+    await until(() => started === 3, "two calls to start");
+    const third = await call(13, 8000);
+    expect(third["error"]["message"]).toBe(
+      "Server busy: the requests in flight in this session came in 16000 characters of messages, and this one's 8000 would pass the limit of 20000",
+    );
+    const small = call(14, 3000); // what fits is taken
+    await until(() => started === 4, "the small call to start");
+    release();
+    for (const answered of [await first, await second, await small])
+      expect(answered["result"]["content"][0]["text"]).toBe("done");
+
+    expect((await client.request("ping"))["result"]).toEqual({});
+    client.close();
+
+    // A batch's length is shared among its requests: 10,000 each of three here, so the third passes
+    // 20,000. (2025-03-26 is the one revision with batches.)
+    const batching = await inProcess(server, "2025-03-26");
+    await batching.initialize("2025-03-26");
+    const batchLine = (pad: string) =>
+      JSON.stringify(
+        ["b1", "b2", "b3"].map((id, i) => ({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "wait", arguments: {}, _meta: { pad: i === 0 ? pad : "" } },
+        })),
+      );
+    for (const id of ["b1", "b2", "b3"]) batching.expect(id, "tools/call");
+    const batchAnswered = batching.next((m) => m["id"] === "b3");
+    batching.write(batchLine("x".repeat(30_000 - batchLine("").length)));
+    await batchAnswered;
+    const batchReply = batching.received.at(-1) as Record<string, any>[];
+    expect(
+      [...batchReply]
+        .sort((a, b) => a["id"].localeCompare(b["id"]))
+        .map((m) => [m["id"], m["error"]?.["message"] ?? m["result"]["content"][0]["text"]]),
+    ).toEqual([
+      ["b1", "done"],
+      ["b2", "done"],
+      [
+        "b3",
+        "Server busy: the requests in flight in this session came in 20000 characters of messages, and this one's 10000 would pass the limit of 20000",
+      ],
+    ]);
+    expect((await batching.request("ping"))["result"]).toEqual({});
+    batching.close();
   });
 
   test("resources/subscribe beyond the subscriptions bound is -32602 naming it", async () => {

@@ -617,7 +617,7 @@ test("a batch beyond the queue bound is refused with an array of -32603 errors, 
   ); // never loads: what comes after it waits
   expect(loads.holding).toBe(true);
   const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
-  const hold = (message: unknown) => loads.hold(message, channel, classifyMessage(message, tables.envelope));
+  const hold = (message: unknown) => loads.hold(message, channel, classifyMessage(message, tables.envelope), 0);
   hold({ jsonrpc: "2.0", id: "held", method: "ping" });
   expect(replies).toEqual([]);
   hold([
