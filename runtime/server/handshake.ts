@@ -45,6 +45,8 @@ export class Lifecycle {
    * (or a stateless POST assumed it): the -32603 message every request gets.
    */
   failure: string | undefined;
+  /** The handshake was assumed for one stateless POST (assumeInitialized): the session ends with it. */
+  stateless = false;
 }
 
 /** The handshake session's scope; logThreshold changes with logging/setLevel. */
@@ -258,6 +260,7 @@ export function assumeInitialized(session: HandshakeSession, protocolVersion: st
   const { lifecycle, host } = session;
   const info = host.served.forVersion(protocolVersion);
   if (!info || info.lifecycle !== "initialize" || lifecycle.phase !== "new") return false;
+  lifecycle.stateless = true;
   const adopt = (wire: Wire) => {
     lifecycle.scope = sessionScope(wire, undefined, undefined, host.capabilitiesFor(wire));
     lifecycle.envelope = wire.tables.envelope;

@@ -5,7 +5,7 @@ import type { MessageTables } from "../index.js";
 import type { Inflight } from "./context.js";
 import { requireClientCapability } from "./input-requests.js";
 import type { SessionCore } from "./session-host.js";
-import type { TaskFlavour } from "./task-flavours.js";
+import type { TaskFlavour, TaskRequestorSession } from "./task-flavours.js";
 import type { TaskChange, TaskState, TaskStatus } from "./task-store.js";
 import type { TaskService } from "./tasks.js";
 
@@ -14,10 +14,9 @@ import type { TaskService } from "./tasks.js";
  * the request with the task's creation result (request-outcome.ts), and a
  * server-to-client request outside any request's channel (2025-11-25 task input).
  */
-export interface TaskSession extends SessionCore {
+export interface TaskSession extends SessionCore, TaskRequestorSession {
   /** A notification to the client outside any request's channel. */
   notify(method: string, params?: unknown): boolean;
-  readonly sessionId: string;
 }
 
 /** The outcome of a request that became a task, as the wire would have carried it. */

@@ -419,6 +419,8 @@ export class McpServer implements SessionHost {
 
   closed(session: Session): void {
     this.openSessions.delete(session);
+    const id = session.sessionIdIfAny; // made when a 2025-11-25 task or task request met the session
+    if (id !== undefined) this.taskService?.sessionClosed(id);
   }
 
   // --- method handlers (handler revision) -----------------------------------------

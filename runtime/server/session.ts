@@ -515,6 +515,16 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     return (this.id ??= nodeCrypto().randomBytes(16).toString("base64url"));
   }
 
+  /** @internal The sessionId, if anything asked for it. */
+  get sessionIdIfAny(): string | undefined {
+    return this.id;
+  }
+
+  /** Whether the session was assumed for one stateless POST (no handshake): it ends with it. */
+  get isStateless(): boolean {
+    return this.lifecycle.stateless;
+  }
+
   /** @internal Ends a request; false when it was cancelled, in which case nothing is sent (basic/utilities/cancellation). */
   finish(inflight: Inflight): boolean {
     if (inflight.done) return false;

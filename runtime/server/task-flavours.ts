@@ -34,7 +34,7 @@ export interface TaskFlavour {
    * Who may see the task: the visibility key its requests must present, from
    * the request's scope, session and verified authorization (undefined without auth).
    */
-  owner(scope: Scope, session: { readonly sessionId: string }, authorization: Authorization | undefined): string;
+  owner(scope: Scope, session: TaskRequestorSession, authorization: Authorization | undefined): string;
   /** The request's answer when it becomes a task. */
   created(state: TaskState): Record<string, unknown>;
   /** The check that answer must pass on the wire. */
@@ -115,6 +115,22 @@ function newExtensionFlavour(identifier: string): TaskFlavour {
   };
 }
 
+/** What a task's owner is read from, of the session a request came on (Session implements it). */
+export interface TaskRequestorSession {
+  readonly sessionId: string;
+  /** The session was assumed for one stateless POST (no handshake, no session id): it ends with it. */
+  readonly isStateless: boolean;
+}
+
+/** What a 2025-11-25 task made on a stateless POST belongs to, before its principal. */
+const STATELESS_OWNER = "stateless ";
+/**
+ * The owner of a stateless POST's task without authorization: every client's.
+ * Such a requestor cannot be told from another, so tasks/list shows it none
+ * (#task-isolation-and-access-control: listing would expose every task's metadata).
+ */
+export const UNIDENTIFIED_OWNER = STATELESS_OWNER + principalOf(undefined);
+
 const coreFlavour: TaskFlavour = {
   clientAsks: true,
   input: "requests",
@@ -129,7 +145,10 @@ const coreFlavour: TaskFlavour = {
   },
   // #task-isolation-and-access-control: the session that created it; with authorization the
   // transport binds that session to its principal (transports/http-sessions.ts), so the task is too.
-  owner: (_scope, session) => session.sessionId,
+  // A stateless POST's session ends with it, so a task bound to it could never be read again:
+  // there the task is the principal's (without authorization, every client's together).
+  owner: (_scope, session, authorization) =>
+    session.isStateless ? STATELESS_OWNER + principalOf(authorization) : session.sessionId,
   created: (state) => ({ task: taskFields(state, "ttl", "pollInterval") }),
   createdCheck: (tables) => tables.checks["CreateTaskResult"],
   detailed: (state) => taskFields(state, "ttl", "pollInterval"),

@@ -16,7 +16,13 @@ import { declared } from "./capabilities.js";
 import type { Inflight, RequestContext, Scope } from "./context.js";
 import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import type { ServerLogger } from "./logging.js";
-import { flavourOf, RELATED_TASK, type TaskFlavour } from "./task-flavours.js";
+import {
+  flavourOf,
+  RELATED_TASK,
+  UNIDENTIFIED_OWNER,
+  type TaskFlavour,
+  type TaskRequestorSession,
+} from "./task-flavours.js";
 import { paginate, withCursor } from "./pagination.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./task-store.js";
 import { answerWithTask, fail } from "./request-outcome.js";
@@ -61,7 +67,8 @@ export interface TasksOptions {
    * 100; 2025-11-25 basic/utilities/tasks#resource-management: "Enforce limits
    * on concurrent tasks per requestor"). The requestor is whom a task belongs
    * to: the verified principal (extension tasks with authorization), the
-   * session (2025-11-25 tasks), else everyone without authorization together.
+   * session (2025-11-25 tasks; on a stateless POST, the principal), else everyone
+   * without authorization together.
    * Past it, a request that must become a task is refused (-32603, "Server
    * busy"); a call the server may answer directly (the extension, a tool's
    * optional support) is answered directly.
@@ -72,7 +79,7 @@ export interface TasksOptions {
 /** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
 export interface Requester {
   readonly inflight: Inflight;
-  readonly session: { readonly sessionId: string };
+  readonly session: TaskRequestorSession;
 }
 
 export class TaskService {
@@ -82,6 +89,8 @@ export class TaskService {
   private readonly pollIntervalMs: number;
   private readonly maxPerRequestor: number;
   private readonly running = new Map<string, RunningTask>();
+  /** The running tasks by owner, so that a closed session's are found without a walk of them all. */
+  private readonly runningOf = new Map<string, Set<RunningTask>>();
   /** Per owner, its tasks being created or running in this process (what maxTasksPerRequestor bounds). */
   private readonly unfinished = new Map<string, number>();
   /** Where status changes of subscribable tasks go (the server's subscriptions/listen registry). */
@@ -227,7 +236,7 @@ export class TaskService {
   private start(inflight: Inflight, flavour: TaskFlavour, session: TaskSession, state: TaskState): void {
     const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
-    this.running.set(state.taskId, task);
+    this.track(task);
     const stored = this.store.create(state);
     task.whenCreated(
       stored.then(
@@ -273,7 +282,7 @@ export class TaskService {
     }
     const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
-    this.running.set(state.taskId, task);
+    this.track(task);
     answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
   }
 
@@ -293,11 +302,38 @@ export class TaskService {
       .catch(() => {});
   }
 
+  private track(task: RunningTask): void {
+    this.running.set(task.taskId, task);
+    let owned = this.runningOf.get(task.owner);
+    if (!owned) this.runningOf.set(task.owner, (owned = new Set()));
+    owned.add(task);
+  }
+
   /** @internal */
   ended(task: RunningTask): void {
     if (this.running.get(task.taskId) !== task) return;
     this.running.delete(task.taskId);
+    const owned = this.runningOf.get(task.owner)!;
+    owned.delete(task);
+    if (owned.size === 0) this.runningOf.delete(task.owner);
     this.release(task.owner);
+  }
+
+  /**
+   * A session closed. The 2025-11-25 tasks it owns are bound to it
+   * (#task-isolation-and-access-control) and no one can reach them any more:
+   * their work stops and they are marked cancelled, rather than running on,
+   * unread, until their ttl.
+   */
+  sessionClosed(sessionId: string): void {
+    const owned = this.runningOf.get(sessionId);
+    if (!owned) return;
+    for (const task of [...owned]) {
+      void this.store
+        .update(task.taskId, { status: "cancelled", statusMessage: "The session that created the task closed" })
+        .catch(() => {});
+      task.abort("the session that created the task closed");
+    }
   }
 
   private atLimit(owner: string): boolean {
@@ -459,7 +495,8 @@ export class TaskService {
   /** tasks/list (2025-11-25): the requester's own tasks. */
   async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
     const owner = this.ownerFor(context);
-    return owner === null ? { tasks: [], more: false } : this.store.list(owner, offset, limit);
+    if (owner === null || owner === UNIDENTIFIED_OWNER) return { tasks: [], more: false };
+    return this.store.list(owner, offset, limit);
   }
 
   private cannotTakeTask(flavour: TaskFlavour | undefined, scope: Scope): ProtocolError {
