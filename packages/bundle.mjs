@@ -97,7 +97,7 @@ function chunkOf(id) {
   if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";
-  if (/^dist\/runtime\/transports\/(http|http-exchanges|http-guard|sse|auth)\.js$/.test(path)) return "http";
+  if (/^dist\/runtime\/transports\/(http(-[a-z-]+)?|sse|auth)\.js$/.test(path)) return "http";
   if ((m = /^dist\/runtime\/(server|transports|client|auth|redis)\//.exec(path)))
     return m[1] === "transports" ? "server" : m[1];
   if (path.startsWith("dist/runtime/")) return "runtime";

@@ -1,7 +1,7 @@
 // Streamable HTTP (basic/transports#streamable-http) and, beside it, the
-// HTTP+SSE transport of 2024-11-05, on node:http. HTTP and SSE framing only:
-// sessions, streams, headers and status codes; every protocol decision is the
-// session's. One endpoint (default /mcp) serves both eras
+// HTTP+SSE transport of 2024-11-05 (http-legacy-sse.ts), on node:http. HTTP
+// and SSE framing only: sessions, streams, headers and status codes; every
+// protocol decision is the session's. One endpoint (default /mcp) serves both eras
 // (2026-07-28 basic/versioning#backward-compatibility-with-initialization-based-versions):
 // - a request of a per-request revision (its `_meta` or MCP-Protocol-Version
 //   names one) is a POST on its own: no Mcp-Session-Id, no GET stream, no
@@ -14,9 +14,8 @@ import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../index.js";
-import type { RequestId } from "../messages.js";
 import type { McpServer } from "../server/server.js";
-import type { Channel, Session } from "../server/session.js";
+import type { Session } from "../server/session.js";
 import { statedVersion } from "../server/meta.js";
 import {
   BodiesHeld,
@@ -28,8 +27,11 @@ import {
   type GuardOptions,
 } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
-import { InMemoryEventStore, openEventStream, overfull, type EventStore } from "./sse.js";
+import { InMemoryEventStore, type EventStore } from "./sse.js";
 import { HttpSessionTable, principalOf } from "./http-sessions.js";
+import { httpError, jsonRpcError, requestIdOf, sessionNotFound, sessionsBusy } from "./http-errors.js";
+import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-headers.js";
+import { LegacySseEndpoints } from "./http-legacy-sse.js";
 import {
   HttpSession,
   JSON_HEADERS,
@@ -113,6 +115,8 @@ export class StreamableHttpTransport {
   > & {
     legacy: { ssePath: string; messagesPath: string } | null;
   };
+  /** The 2024-11-05 HTTP+SSE endpoints, unless turned off (HttpOptions.legacySse). */
+  private readonly legacySse: LegacySseEndpoints | null;
 
   constructor(
     private readonly server: McpServer,
@@ -141,6 +145,14 @@ export class StreamableHttpTransport {
       );
     this.bodies = new BodyBudget(maxHeld);
     this.table = new HttpSessionTable(this.options, server.logger, options.sessionIdPrefix ?? "");
+    this.legacySse = this.options.legacy
+      ? new LegacySseEndpoints(
+          server,
+          this.table,
+          (request, response, then) => this.readMessage(request, response, then),
+          this.options.legacy.messagesPath,
+        )
+      : null;
   }
 
   /** Bytes of request bodies held now (HttpOptions.maxHeldBodyBytes). */
@@ -228,10 +240,10 @@ export class StreamableHttpTransport {
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET, POST, DELETE" });
     }
     if (path === legacy!.ssePath) {
-      if (request.method === "GET") return this.legacyOpen(request, response, legacy!.messagesPath, auth);
+      if (request.method === "GET") return this.legacySse!.open(request, response, auth);
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET" });
     }
-    if (request.method === "POST") return this.legacyPost(request, response, auth);
+    if (request.method === "POST") return this.legacySse!.post(request, response, auth);
     return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "POST" });
   }
 
@@ -489,61 +501,6 @@ export class StreamableHttpTransport {
       }),
     );
   }
-
-  // --- HTTP+SSE (2024-11-05) ---------------------------------------------------------
-
-  private legacyOpen(
-    request: IncomingMessage,
-    response: ServerResponse,
-    messagesPath: string,
-    auth: RequestAuth | undefined,
-  ): void {
-    if ((accepted(request) & ACCEPTS_SSE) === 0)
-      return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
-    if (!this.table.roomForOne()) return sessionsBusy(response);
-    const id = this.table.newId();
-    openEventStream(response);
-    const write = (json: string) => {
-      response.write(`event: message\ndata: ${json}\n\n`);
-      if (overfull(response)) response.destroy(); // the client does not read: the session ends (close)
-    };
-    const session = this.server.connect(write);
-    this.table.legacy.set(id, { session, principal: principalOf(auth), write });
-    // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
-    response.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${id}\n\n`);
-    response.once("close", () => {
-      this.table.legacy.delete(id);
-      session.close();
-    });
-  }
-
-  private legacyPost(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
-    const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
-    const legacy = id === null ? undefined : this.table.legacy.get(id);
-    if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
-    this.readMessage(request, response, (message, length) =>
-      this.legacyMessage(response, legacy, message, auth, length),
-    );
-  }
-
-  private legacyMessage(
-    response: ServerResponse,
-    legacy: { session: Session; write(json: string): void },
-    message: unknown,
-    auth: RequestAuth | undefined,
-    length: number,
-  ): void {
-    // Replies travel on the SSE stream; the channel carries this POST's authorization.
-    const channel: Channel = {
-      reply: (json) => {
-        if (json !== null) legacy.write(json);
-      },
-      send: legacy.write,
-      ...(auth ? { authorization: auth.authorization } : {}),
-    };
-    legacy.session.receiveMessage(message, channel, length);
-    response.writeHead(202).end();
-  }
 }
 
 export interface HttpServerHandle {
@@ -590,92 +547,6 @@ function once<T>(compute: () => T): () => T {
   return () => (value ??= { v: compute() }).v;
 }
 
-/** The request's path, without the query (which is never logged: it is no place for secrets, but clients err). */
-function pathOf(request: IncomingMessage): string {
-  const url = request.url ?? "/";
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
-}
-
-/**
- * A header's value (the first, where node:http gives a list). Callers read
- * `request.headers` by a literal name: a property load V8 keeps at one object
- * shape per call site, where a name passed in made one lookup by name per call.
- */
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const ACCEPTS_JSON = 1;
-const ACCEPTS_SSE = 2;
-/** The last Accept header seen and what it admits: a client sends the same one with every request. */
-let lastAccept: string | undefined;
-let lastAccepted = 0;
-
-/** Which of application/json and text/event-stream the Accept header lists (or a wildcard covering), as flags. */
-function accepted(request: IncomingMessage): number {
-  const accept = request.headers.accept ?? "";
-  if (accept === lastAccept) return lastAccepted;
-  let flags = 0;
-  for (const part of accept.split(",")) {
-    const range = part.split(";")[0]!.trim().toLowerCase();
-    if (range === "*/*") flags |= ACCEPTS_JSON | ACCEPTS_SSE;
-    else if (range === "application/json" || range === "application/*") flags |= ACCEPTS_JSON;
-    else if (range === "text/event-stream" || range === "text/*") flags |= ACCEPTS_SSE;
-  }
-  lastAccept = accept;
-  lastAccepted = flags;
-  return flags;
-}
-
 function isInitialize(message: unknown): message is Record<string, unknown> {
   return isObject(message) && message["method"] === "initialize";
-}
-
-/** Every session is busy (basic/transports: the server may refuse new sessions). */
-function sessionsBusy(response: ServerResponse): void {
-  httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
-}
-
-/**
- * Without the request's id: a client must answer a 404 by starting a new session
- * (basic/transports#session-management), and one that takes an error naming its
- * request as that request's answer would fail it instead.
- */
-function sessionNotFound(response: ServerResponse, id: string): void {
-  jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
-}
-
-/** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */
-function httpError(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  requestId?: RequestId,
-): void {
-  jsonRpcError(response, status, -32000, message, headers, requestId);
-}
-
-/** A JSON-RPC error as an HTTP error's body; with the request's id where the body was read (basic#error-responses). */
-function jsonRpcError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  requestId?: RequestId,
-): void {
-  const error = { code, message };
-  response
-    .writeHead(status, { ...JSON_HEADERS, ...headers })
-    .end(
-      JSON.stringify(requestId === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: requestId, error }),
-    );
-}
-
-/** The id of a request read from a POST body (none for a notification, a batch or something else). */
-function requestIdOf(message: unknown): RequestId | undefined {
-  const id = isObject(message) && typeof message["method"] === "string" ? message["id"] : undefined;
-  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }

@@ -1,0 +1,77 @@
+// The HTTP+SSE transport of 2024-11-05 (basic/transports#http-with-sse), served
+// beside Streamable HTTP (http.ts): GET on the SSE path opens a session whose
+// first event names where to POST; every answer travels on that stream, and a
+// POST is only acknowledged (202).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "../server/server.js";
+import type { Channel } from "../server/session.js";
+import type { RequestAuth } from "./http-exchanges.js";
+import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
+import { ACCEPTS_SSE, accepted } from "./http-headers.js";
+import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
+import { openEventStream, overfull } from "./sse.js";
+
+/** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
+export type MessageReader = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  then: (message: unknown, length: number) => void,
+) => void;
+
+export class LegacySseEndpoints {
+  constructor(
+    private readonly server: McpServer,
+    /** Where its sessions are kept, and counted against maxSessions with the Streamable HTTP ones. */
+    private readonly table: HttpSessionTable,
+    private readonly readMessage: MessageReader,
+    private readonly messagesPath: string,
+  ) {}
+
+  /** GET on the SSE path: a new session and its stream. */
+  open(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+    if ((accepted(request) & ACCEPTS_SSE) === 0)
+      return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
+    if (!this.table.roomForOne()) return sessionsBusy(response);
+    const id = this.table.newId();
+    openEventStream(response);
+    const write = (json: string) => {
+      response.write(`event: message\ndata: ${json}\n\n`);
+      if (overfull(response)) response.destroy(); // the client does not read: the session ends (close)
+    };
+    const session = this.server.connect(write);
+    this.table.legacy.set(id, { session, principal: principalOf(auth), write });
+    // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
+    response.write(`event: endpoint\ndata: ${this.messagesPath}?sessionId=${id}\n\n`);
+    response.once("close", () => {
+      this.table.legacy.delete(id);
+      session.close();
+    });
+  }
+
+  /** POST on the messages path: a message of the session its query names. */
+  post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+    const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
+    const legacy = id === null ? undefined : this.table.legacy.get(id);
+    if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
+    this.readMessage(request, response, (message, length) => this.receive(response, legacy, message, auth, length));
+  }
+
+  private receive(
+    response: ServerResponse,
+    legacy: LegacySseSession,
+    message: unknown,
+    auth: RequestAuth | undefined,
+    length: number,
+  ): void {
+    // Replies travel on the SSE stream; the channel carries this POST's authorization.
+    const channel: Channel = {
+      reply: (json) => {
+        if (json !== null) legacy.write(json);
+      },
+      send: legacy.write,
+      ...(auth ? { authorization: auth.authorization } : {}),
+    };
+    legacy.session.receiveMessage(message, channel, length);
+    response.writeHead(202).end();
+  }
+}
