@@ -4,16 +4,17 @@
 // generated shims convert between them. A request's way out: _meta (modern) or
 // the session (legacy) → convert down → mirrored headers → send; its answer:
 // checked against the wire revision (connection.ts) → convert up → multi
-// round-trip input fulfilled and the request retried (modern).
+// round-trip input fulfilled and the request retried (modern). What tools/list
+// taught is in tool-catalog.ts; what the client answers the server, answers.ts.
 import type { RevisionInfo } from "../index.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
-import { withElicitationDefaults } from "./elicitation.js";
+import { answerWithHandlers, clientCapabilities, type ClientHandlers } from "./answers.js";
 import { extendWire } from "./extensions.js";
 import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
-import { ConnectionClosedError, McpError, ServerMessageError, SessionExpiredError } from "./errors.js";
+import { ConnectionClosedError, McpError, SessionExpiredError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
-import { OutputSchemas } from "./output-schemas.js";
+import { ToolCatalog } from "./tool-catalog.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
 import {
   callTool,
@@ -26,19 +27,14 @@ import {
   type ToolTask,
 } from "./tasks.js";
 import { generatedRevisions, handlerWire, loadWire, type Wire } from "../server/revisions.js";
-import { headerParams, mirroredHeaders, type HeaderParam } from "../server/header-check.js";
+import { mirroredHeaders } from "../server/header-check.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from "../server/meta.js";
 import { HEADER_MISMATCH } from "../server/handler-revision.js";
 import type {
   CallToolResult,
   ClientCapabilities,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
   GetPromptResult,
   Implementation,
-  ListRootsResult,
   ReadResourceResult,
   ServerCapabilities,
   SubscriptionFilter,
@@ -52,13 +48,6 @@ import type {
   ServerNotificationMethod,
 } from "../../generated/2026-07-28/methods.js";
 import { isObject } from "../validation.js";
-
-/** What the client answers when the server asks (server-to-client requests, or multi round-trip input). */
-export interface ClientHandlers {
-  sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult>;
-  elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
-  roots?: () => Promise<ListRootsResult>;
-}
 
 export interface ClientOptions {
   clientInfo?: Implementation;
@@ -118,8 +107,8 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 
 export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly toolHeaders = new Map<string, readonly HeaderParam[]>();
-  private readonly outputSchemas = new OutputSchemas((error) => this.warn(error));
+  /** What tools/list taught: header parameters and output schemas (tool-catalog.ts). */
+  private readonly tools = new ToolCatalog((error) => this.warn(error));
   private verdict!: EraVerdict;
   /** The handshake that replaces an expired legacy session, while it runs: one for every request that met the 404. */
   private renewal: Promise<void> | undefined;
@@ -271,15 +260,9 @@ export class Client {
     return this.renewal;
   }
 
-  /** The client's capabilities in 2026-07-28's shape: what the handlers serve, and what the options add. */
+  /** The client's capabilities in 2026-07-28's shape (answers.ts). */
   private capabilities(): ClientCapabilities {
-    const handlers = this.options.handlers ?? {};
-    return {
-      ...(handlers.sampling ? { sampling: {} } : {}),
-      ...(handlers.elicitation ? { elicitation: {} } : {}),
-      ...(handlers.roots ? { roots: { listChanged: true } } : {}),
-      ...this.options.capabilities,
-    };
+    return clientCapabilities(this.options);
   }
 
   /** 2026-07-28 basic/index#meta: what every modern request says about its client. */
@@ -358,7 +341,7 @@ export class Client {
     // Headers only for a transport that sends them (HTTP).
     const headers =
       modern && this.connection.transport.carriesHeaders
-        ? mirroredHeaders(method, down, toolName ? this.toolHeaders.get(toolName) : undefined, wire.tables.nameHeaders)
+        ? mirroredHeaders(method, down, toolName ? this.tools.headersOf(toolName) : undefined, wire.tables.nameHeaders)
         : undefined;
     let result: unknown;
     try {
@@ -386,40 +369,10 @@ export class Client {
             .message as Record<string, unknown>)
         : (result as Record<string, unknown>);
     if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
-    return method === "tools/list" ? this.learnTools(up) : up;
-  }
-
-  /**
-   * x-mcp-header parameters of the listed tools, for the Mcp-Param-* headers
-   * of their calls. Where the headers are sent (a modern server over a
-   * transport with headers), a tool whose annotations break the rules is
-   * left out of the result, with a warning (2026-07-28
-   * basic/transports/streamable-http#schema-extension: "Rejection means the
-   * client MUST exclude the invalid tool from the result of tools/list").
-   */
-  private learnTools(result: Record<string, unknown>): Record<string, unknown> {
-    const tools = result["tools"];
-    if (!Array.isArray(tools)) return result;
-    const rejects = this.verdict.era === "modern" && this.connection.transport.carriesHeaders === true;
-    const kept: unknown[] = [];
-    for (const tool of tools) {
-      if (!isObject(tool) || typeof tool["name"] !== "string") continue;
-      const found = headerParams(tool["inputSchema"]);
-      if ("error" in found && rejects) {
-        this.toolHeaders.delete(tool["name"]);
-        this.warn(
-          new ServerMessageError(`left out tool ${JSON.stringify(tool["name"])}: ${found.error}`, "/result/tools"),
-        );
-        continue;
-      }
-      kept.push(tool);
-      this.outputSchemas.learn(tool["name"], tool["outputSchema"]);
-      if ("params" in found && found.params.length > 0) {
-        if (this.toolHeaders.size < 10_000 || this.toolHeaders.has(tool["name"]))
-          this.toolHeaders.set(tool["name"], found.params);
-      } else this.toolHeaders.delete(tool["name"]);
-    }
-    return kept.length === tools.length ? result : { ...result, tools: kept };
+    // Where the headers are sent, a tool whose x-mcp-header annotations break the rules is left out.
+    return method === "tools/list"
+      ? this.tools.learn(up, modern && this.connection.transport.carriesHeaders === true)
+      : up;
   }
 
   /** Reports something the server sent that the client could not use (ClientOptions.onProblem). */
@@ -435,7 +388,7 @@ export class Client {
   async callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
     const result = await callTool(this, name, args, options);
     if (this.options.validateToolOutput !== false) {
-      const compiling = this.outputSchemas.check(name, result as unknown as Record<string, unknown>);
+      const compiling = this.tools.outputSchemas.check(name, result as unknown as Record<string, unknown>);
       if (compiling) await compiling;
     }
     return result;
@@ -564,40 +517,9 @@ export class Client {
       : result;
   }
 
-  /** @internal The handler for sampling, elicitation or roots; -32601 when the client has none (it did not declare the capability). */
-  async answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const handlers = this.options.handlers ?? {};
-    switch (method) {
-      case "sampling/createMessage":
-        if (handlers.sampling) return handlers.sampling(params as CreateMessageRequestParams, signal);
-        break;
-      case "elicitation/create":
-        if (handlers.elicitation) {
-          this.checkElicitationMode(params);
-          const answer = await handlers.elicitation(params as ElicitRequestParams, signal);
-          return this.options.elicitationDefaults === false ? answer : withElicitationDefaults(params, answer);
-        }
-        break;
-      case "roots/list":
-        if (handlers.roots) return handlers.roots();
-        break;
-    }
-    throw new McpError(-32601, `This client has no handler for ${method}`);
-  }
-
-  /**
-   * client/elicitation#capabilities: an empty elicitation capability declares form mode only; a
-   * request in a mode the client did not declare gets -32602 (#error-handling), never the handler.
-   */
-  private checkElicitationMode(params: unknown): void {
-    const mode = isObject(params) && typeof params["mode"] === "string" ? params["mode"] : "form";
-    const declared = this.capabilities().elicitation ?? {};
-    const modes = ["form", "url"].filter((m) => hasOwn(declared, m));
-    if (!(modes.length > 0 ? modes : ["form"]).includes(mode))
-      throw new McpError(
-        -32602,
-        `Invalid params: elicitation in ${JSON.stringify(mode)} mode, which this client did not declare (capabilities.elicitation: ${JSON.stringify(declared)})`,
-      );
+  /** @internal The handler for sampling, elicitation or roots (answers.ts). */
+  answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    return answerWithHandlers(this.options, method, params, signal);
   }
 
   /** Ends the session (legacy HTTP: DELETE) and the transport (stdio: the server process). */
@@ -626,4 +548,5 @@ export class Client {
 }
 
 export { ConnectionClosedError };
+export type { ClientHandlers };
 export type { Wire };
