@@ -8,9 +8,10 @@
 // opens a handshake session (its lifecycle: handshake.ts), whose negotiated
 // revision then serves every request; without it, each request is served on
 // its own at the revision its `_meta` names (era.ts). A request's scope
-// (context.ts) carries which. A request at its scope passes admission.ts's
-// checks, is tracked in flight (inflight-requests.ts) and ends in
-// request-outcome.ts; while a revision loads, messages wait (revision-loads.ts).
+// (context.ts) carries which. A request passes request-gate.ts's checks on
+// arrival and admission.ts's at its scope, is tracked in flight
+// (inflight-requests.ts) and ends in request-outcome.ts; while a revision
+// loads, messages wait (revision-loads.ts).
 import { nodeCrypto } from "../node-crypto.js";
 import { run } from "../validation.js";
 import { classifyMessage, type Classification, type RequestId } from "../messages.js";
@@ -43,6 +44,7 @@ import { admit } from "./admission.js";
 import { InflightRequests } from "./inflight-requests.js";
 import { RevisionLoads, type LoadingSession } from "./revision-loads.js";
 import { fail, succeed } from "./request-outcome.js";
+import { refusal } from "./request-gate.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
@@ -290,57 +292,9 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     reply: Inflight["reply"],
     channel: Channel,
   ): void {
-    if (typeof id === "number" && !Number.isInteger(id)) {
-      // basic#requests: "Requests MUST include a string or integer ID". The id was read, so the error echoes it.
-      reply(errorJson(id, INVALID_REQUEST, `Invalid Request: id must be a string or an integer, not ${id}`), {
-        code: INVALID_REQUEST,
-        malformed: true,
-      });
-      return;
-    }
-    const { idLength } = this.host.sessionLimits;
-    if (typeof id === "string" && id.length > idLength) {
-      reply(
-        errorJson(
-          id,
-          INVALID_REQUEST,
-          `Invalid Request: id is ${id.length} characters long, over this server's ${idLength}`,
-        ),
-        { code: INVALID_REQUEST, malformed: true },
-      );
-      return;
-    }
-    if (this.lifecycle.failure !== undefined) {
-      reply(errorJson(id, INTERNAL_ERROR, this.lifecycle.failure), { code: INTERNAL_ERROR });
-      return;
-    }
-    // basic#requests: an id must not match a request still in flight; a handshake session also
-    // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
-    if (!channel.isolated && this.requests.uses(id, this.lifecycle.scope !== undefined)) {
-      reply(
-        errorJson(id, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} was already used in this session`),
-        { code: INVALID_REQUEST },
-      );
-      return;
-    }
-    if (!channel.isolated && this.requests.onConnection >= this.host.sessionLimits.inflightRequests) {
-      const limit = this.host.sessionLimits.inflightRequests;
-      reply(errorJson(id, INTERNAL_ERROR, `Server busy: ${limit} requests are already in flight in this session`), {
-        code: INTERNAL_ERROR,
-      });
-      return;
-    }
-    const held = this.requests.lengthOnConnection;
-    if (held > 0 && !channel.isolated && held + this.receivedLength > this.host.sessionLimits.inflightLength) {
-      const limit = this.host.sessionLimits.inflightLength;
-      reply(
-        errorJson(
-          id,
-          INTERNAL_ERROR,
-          `Server busy: the requests in flight in this session came in ${held} characters of messages, and this one's ${this.receivedLength} would pass the limit of ${limit}`,
-        ),
-        { code: INTERNAL_ERROR },
-      );
+    const refused = refusal(id, channel, this.receivedLength, this.host.sessionLimits, this.lifecycle, this.requests);
+    if (refused) {
+      reply(errorJson(id, refused.code, refused.message), { code: refused.code, malformed: refused.malformed });
       return;
     }
     const headerVersion = channel.headers && headerValue(channel.headers, "mcp-protocol-version");
