@@ -53,15 +53,16 @@ export class StdioClientTransport implements ClientTransport {
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
     });
     this.child = child;
+    // A line dropped (too long, not UTF-8) may have answered a request: lost, where the sink can tell.
+    const dropped = (error: Error) => (sink.lost ? sink.lost(error) : sink.problem(error));
     const framer = new LineFramer(this.options.maxMessageBytes ?? 32 * 1024 * 1024, {
       line: (text) => sink.message(text),
-      oversized: (bytes, limit) => {
-        const error = new Error(
-          `${this.target} sent a line of ${bytes} bytes, more than the ${limit} accepted; it was dropped`,
-        );
-        if (sink.lost) sink.lost(error);
-        else sink.problem(error);
-      },
+      oversized: (bytes, limit) =>
+        dropped(
+          new Error(`${this.target} sent a line of ${bytes} bytes, more than the ${limit} accepted; it was dropped`),
+        ),
+      notUtf8: (offset) =>
+        dropped(new Error(`${this.target} sent a line that is not UTF-8 (at byte offset ${offset}); it was dropped`)),
     });
     child.stdout!.on("data", (chunk: Buffer) => framer.push(chunk));
     child.stdout!.on("end", () => framer.end());

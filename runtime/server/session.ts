@@ -211,6 +211,18 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     return answered;
   }
 
+  /**
+   * A message that is not UTF-8 (basic/transports: messages "MUST be UTF-8
+   * encoded"), from its byte `offset` on: not decoded, so the reply has no id.
+   */
+  receiveNotUtf8(offset: number, channel: Channel = this.defaultChannel): void {
+    if (this.lifecycle.phase === "closed") return;
+    channel.reply(errorJson(undefined, PARSE_ERROR, `Parse error: not UTF-8 at byte offset ${offset}`), {
+      code: PARSE_ERROR,
+      malformed: true,
+    });
+  }
+
   /** A message the transport refused to frame because it is too large; the reply has no id (it was not read). */
   receiveOversized(bytes: number, limit: number, channel: Channel = this.defaultChannel): void {
     if (this.lifecycle.phase === "closed") return;

@@ -2,6 +2,7 @@
 // rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
 // the size of a request body, and the bytes of all the bodies held at once.
 import type { IncomingMessage } from "node:http";
+import { utf8Text } from "../utf8.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -73,6 +74,13 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** The body is not UTF-8 (basic/transports: messages "MUST be UTF-8 encoded"), from its byte `offset` on. */
+export class BodyNotUtf8 extends Error {
+  constructor(readonly offset: number) {
+    super(`not UTF-8 at byte offset ${offset}`);
+  }
+}
+
 /** The transport holds its limit of body bytes already (HttpOptions.maxHeldBodyBytes). */
 export class BodiesHeld extends Error {
   constructor(readonly limit: number) {
@@ -140,7 +148,7 @@ export class HeldBody {
  * Reads a request body, refusing one larger than `limit` bytes without
  * buffering past it, or one that `held` has no room for (a declared length is
  * taken at once, a chunked body as it comes); `done` is called once, with the
- * text or with why not (BodyTooLarge, BodiesHeld, or the stream's error).
+ * text or with why not (BodyTooLarge, BodiesHeld, BodyNotUtf8, or the stream's error).
  * A callback, not a promise: every POST takes this path, and a promise and its
  * awaiting costs microtask turns and allocations per request.
  */
@@ -175,7 +183,9 @@ export function readBody(
   request.on("end", () => {
     if (settled) return;
     settled = true;
-    done(undefined, chunks ? Buffer.concat(chunks).toString("utf8") : (first?.toString("utf8") ?? ""));
+    const text = first === undefined ? "" : utf8Text(chunks ? Buffer.concat(chunks) : first);
+    if (typeof text === "number") done(new BodyNotUtf8(text), "");
+    else done(undefined, text);
   });
   request.on("error", (error) => {
     if (settled) return;

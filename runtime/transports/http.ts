@@ -19,6 +19,7 @@ import type { Session } from "../server/session.js";
 import { statedVersion } from "../server/meta.js";
 import {
   BodiesHeld,
+  BodyNotUtf8,
   BodyBudget,
   BodyTooLarge,
   HeldBody,
@@ -488,6 +489,7 @@ export class StreamableHttpTransport {
           return httpError(response, 503, `Service Unavailable: ${error.message}; try again later`, {
             "Retry-After": "1",
           });
+        if (error instanceof BodyNotUtf8) return jsonRpcError(response, 400, -32700, `Parse error: ${error.message}`);
         if (error) return httpError(response, 400, `Bad Request: ${error.message}`);
         const parsed = parseJson(text);
         if (!parsed.ok)

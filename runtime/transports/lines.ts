@@ -1,7 +1,9 @@
 // Newline-delimited framing of a byte stream (basic/transports#stdio: one
 // JSON-RPC message per line), shared by the stdio server and the stdio client.
 // A line longer than the limit is dropped as it streams in (never held whole)
-// and reported once its end arrives.
+// and reported once its end arrives; a line that is not UTF-8 is reported, not
+// decoded with replacement characters (utf8.ts).
+import { utf8Text } from "../utf8.js";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -13,6 +15,8 @@ export interface LineSink {
   line(text: string): void;
   /** A line of `bytes` bytes (at least `limit`) was dropped. */
   oversized(bytes: number, limit: number): void;
+  /** A line was dropped: it is not UTF-8, from its byte `offset` on. */
+  notUtf8(offset: number): void;
 }
 
 export class LineFramer {
@@ -35,13 +39,13 @@ export class LineFramer {
         this.discarding = true;
         this.pending = [];
       } else if (!this.discarding) {
-        if (end !== -1 && this.pending.length === 0) this.deliver(bytes.toString("utf8", start, stop));
+        if (end !== -1 && this.pending.length === 0) this.deliver(utf8Text(bytes, start, stop));
         else this.pending.push(bytes.subarray(start, stop));
       }
       this.pendingBytes = size;
       if (end === -1) break;
       if (this.discarding) this.sink.oversized(this.pendingBytes, this.limit);
-      else if (this.pending.length > 0) this.deliver(Buffer.concat(this.pending).toString("utf8"));
+      else if (this.pending.length > 0) this.deliver(utf8Text(Buffer.concat(this.pending)));
       if (this.pending.length > 0) this.pending = []; // a line delivered whole from one chunk held none
       this.pendingBytes = 0;
       this.discarding = false;
@@ -51,12 +55,13 @@ export class LineFramer {
 
   /** The stream ended: a last line without "\n" is still a message. */
   end(): void {
-    if (this.pending.length > 0 && !this.discarding) this.deliver(Buffer.concat(this.pending).toString("utf8"));
+    if (this.pending.length > 0 && !this.discarding) this.deliver(utf8Text(Buffer.concat(this.pending)));
     this.pending = [];
     this.pendingBytes = 0;
   }
 
-  private deliver(line: string): void {
+  private deliver(line: string | number): void {
+    if (typeof line === "number") return this.sink.notUtf8(line);
     const text = line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line;
     // A message starts with "{" or "[": only another line can be blank (trim() scans and may copy it).
     const first = text.charCodeAt(0);

@@ -105,6 +105,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const framer = new LineFramer(limit, {
     line: (text) => session.receive(text),
     oversized: (bytes, max) => session.receiveOversized(bytes, max),
+    notUtf8: (offset) => session.receiveNotUtf8(offset),
   });
   const onData = (chunk: Buffer | string) => {
     reading = true;

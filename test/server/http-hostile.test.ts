@@ -261,3 +261,23 @@ describe("a malformed message in a 2025 session", () => {
     },
   );
 });
+
+test("a body that is not UTF-8 is 400 with -32700 naming the byte, not decoded with U+FFFD; the server goes on", async () => {
+  const { server } = buildServer();
+  const { url } = await start(server);
+  const before =
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b';
+  const body = Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28]), Buffer.from('","version":"1"}}}')]);
+  const refused = await within(
+    raw("POST", url, { headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH }, body }),
+    3000,
+    "POST",
+  );
+  expect(refused.status).toBe(400);
+  expect(refused.headers["mcp-session-id"]).toBeUndefined();
+  expect(JSON.parse(refused.body)).toEqual({
+    jsonrpc: "2.0",
+    error: { code: -32700, message: `Parse error: not UTF-8 at byte offset ${before.length}` },
+  });
+  expect((await postWithin(url, initializeMessage("2025-11-25"))).status).toBe(200);
+});

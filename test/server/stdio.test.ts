@@ -90,7 +90,7 @@ describe.each(statefulRevisions)("a stdio session at %s", (revision) => {
 });
 
 describe("bad input on stdin gets the right error, and the server keeps serving", () => {
-  test("malformed JSON, a batch where none is allowed, unknown method, wrong params, a 10 MB line, before initialize", async () => {
+  test("malformed JSON, a batch where none is allowed, unknown method, wrong params, a 10 MB line, bytes that are not UTF-8, before initialize", async () => {
     const { client, child } = await start();
     const lastError = async () => {
       // Each bad line is followed by a ping: its answer shows the server still serves, and orders the replies.
@@ -128,6 +128,14 @@ describe("bad input on stdin gets the right error, and the server keeps serving"
       code: -32600,
       message: `Invalid Request: message of ${huge.length} bytes exceeds the limit of 4194304 bytes`,
     });
+    // basic/transports: messages "MUST be UTF-8 encoded". Not decoded with U+FFFD in place of the bad byte.
+    const before = '{"jsonrpc":"2.0","id":"bytes","method":"tools/call","params":{"name":"echo","arguments":{"text":"a';
+    child.stdin.write(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from('"}}}\n')]));
+    expect(await lastError()).toEqual({
+      code: -32700,
+      message: `Parse error: not UTF-8 at byte offset ${before.length}`,
+    });
+    expect(client.received.some((m) => (m as Record<string, unknown>)["id"] === "bytes")).toBe(false);
     client.write("\r\n   \n");
     expect(text(await client.request("tools/call", { name: "echo", arguments: { text: "still here" } }))).toBe(
       "still here",

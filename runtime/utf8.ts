@@ -1,0 +1,54 @@
+// Message bytes to text. JSON-RPC messages MUST be UTF-8 encoded
+// (basic/transports); Buffer#toString puts U+FFFD in place of what is not, so
+// two different ids or arguments could read the same and a handler would see
+// text the client never sent. What is not UTF-8 is refused instead, at the
+// offset of its first bad byte.
+import { isUtf8 } from "node:buffer";
+
+/**
+ * The text of `bytes[start, end)`, or, when they are not UTF-8, the offset
+ * (from `start`) of the first byte that does not begin a valid character.
+ */
+export function utf8Text(bytes: Buffer, start = 0, end = bytes.length): string | number {
+  const text = bytes.toString("utf8", start, end);
+  // The valid path: U+FFFD cannot be in a one-byte string, which V8 tells at once; in a two-byte
+  // one it is a decoding error unless the bytes spelled it out (EF BF BD), which isUtf8 decides.
+  if (text.indexOf("\uFFFD") === -1 || isUtf8(bytes.subarray(start, end))) return text;
+  return firstInvalidUtf8(bytes, start, end) - start;
+}
+
+/** The offset of the first byte in `bytes[start, end)` that does not begin a valid UTF-8 character (RFC 3629 §4), or `end`. */
+export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let i = start;
+  while (i < end) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    // The length of the sequence, and the range of its second byte (which excludes overlong
+    // forms, the UTF-16 surrogates and code points past U+10FFFF); later bytes are 80..BF.
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead === 0xe0) low = 0xa0;
+      else if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead === 0xf0) low = 0x90;
+      else if (lead === 0xf4) high = 0x8f;
+    } else return i;
+    if (i + length > end) return i;
+    const second = bytes[i + 1]!;
+    if (second < low || second > high) return i;
+    for (let k = 2; k < length; k++) {
+      const next = bytes[i + k]!;
+      if (next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return end;
+}
