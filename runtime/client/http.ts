@@ -11,7 +11,7 @@
 //   used for everything after.
 import { HttpStatusError, ServerMessageError, SessionExpiredError } from "./errors.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
-import { OversizedEventError, readSse } from "./sse-reader.js";
+import { UnreadableEventError, readSse } from "./sse-reader.js";
 import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
 
 export interface HttpClientOptions {
@@ -197,8 +197,8 @@ export class StreamableHttpClientTransport implements ClientTransport {
         if (brokeOff) this.sink?.problem(brokeOff);
         return;
       }
-      // An event over the limit is lost, not disconnected: resuming would replay it.
-      if (broke instanceof OversizedEventError) throw brokeOff;
+      // An event over the limit (or not UTF-8) is lost, not disconnected: resuming would replay it.
+      if (broke instanceof UnreadableEventError) throw brokeOff;
       // Nothing more will come for it (modern streams are not resumed; this one gave no id to resume from):
       // the request fails now rather than at its timeout (a subscriptions/listen stream may be open for days).
       if (context.era !== "legacy" || lastId === undefined)
@@ -346,12 +346,19 @@ export class StreamableHttpClientTransport implements ClientTransport {
   private async boundedText(response: Response): Promise<string> {
     if (!response.body) return "";
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
+    // basic/transports: messages "MUST be UTF-8 encoded"; fatal: what is not is refused, not given U+FFFD.
+    const decoder = new TextDecoder("utf-8", { fatal: true });
     let text = "";
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
+      try {
+        if (done) return text + decoder.decode();
+        text += decoder.decode(value, { stream: true });
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        await reader.cancel().catch(() => {});
+        throw new Error(`${this.target} sent a body that is not UTF-8`);
+      }
       if (text.length > this.limit) {
         await reader.cancel();
         throw new Error(`${this.target} sent a body of more than ${this.limit} characters`);

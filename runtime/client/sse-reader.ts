@@ -17,11 +17,15 @@ export interface SseHandlers {
   retry?(ms: number): void;
 }
 
-/** The stream broke the reader's limit: what it was carrying is lost, and resuming would replay it. */
-export class OversizedEventError extends Error {}
+/**
+ * The stream carried what the reader cannot take (an event over its limit,
+ * bytes that are not UTF-8): what it was carrying is lost, and resuming would replay it.
+ */
+export class UnreadableEventError extends Error {}
 
 export async function readSse(body: ReadableStream<Uint8Array>, limit: number, handlers: SseHandlers): Promise<void> {
-  const decoder = new TextDecoder("utf-8");
+  // basic/transports: messages "MUST be UTF-8 encoded"; fatal: what is not is refused, not given U+FFFD.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   let buffer = "";
   let data: string[] = [];
   let size = 0;
@@ -45,7 +49,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") {
       size += (data.length > 0 ? 1 : 0) + value.length;
-      if (size > limit) throw new OversizedEventError(`an event with more than ${limit} characters of data`);
+      if (size > limit) throw new UnreadableEventError(`an event with more than ${limit} characters of data`);
       data.push(value);
     } else if (field === "id" && !value.includes("\0")) id = value;
     else if (field === "event") event = value;
@@ -55,7 +59,11 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      try {
+        buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      } catch {
+        throw new UnreadableEventError("bytes that are not UTF-8");
+      }
       let start = 0;
       for (;;) {
         const cr = buffer.indexOf("\r", start);
@@ -67,7 +75,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, limit: number, h
         start = end + (buffer[end] === "\r" && buffer[end + 1] === "\n" ? 2 : 1);
       }
       buffer = buffer.slice(start);
-      if (buffer.length > lineLimit) throw new OversizedEventError(`a line of more than ${lineLimit} characters`);
+      if (buffer.length > lineLimit) throw new UnreadableEventError(`a line of more than ${lineLimit} characters`);
       if (done) return;
     }
   } finally {

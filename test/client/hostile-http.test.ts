@@ -349,3 +349,41 @@ describe("a broken POST stream fails only its own request (2025-11-25 basic/tran
     }
   });
 });
+
+describe("answers that are not UTF-8 (basic/transports: MUST be UTF-8 encoded) fail, never read with U+FFFD", () => {
+  /** A server answering every request with `body(id)`, as JSON or as one SSE event. */
+  const badServer = (sse: boolean) =>
+    serve(
+      legacy((req, res, body) => {
+        if (req.method !== "POST") return void res.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        // {"jsonrpc":"2.0","id":N,"result":{"tools":[],"note":"a\xffb"}}
+        const answer = Buffer.concat([
+          Buffer.from(`{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[],"note":"a`),
+          Buffer.from([0xff]),
+          Buffer.from('b"}}'),
+        ]);
+        if (!sse) return void res.writeHead(200, { "content-type": "application/json" }).end(answer);
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(Buffer.concat([Buffer.from("data: "), answer, Buffer.from("\n\n")]));
+      }),
+    );
+
+  for (const sse of [false, true])
+    test(`as ${sse ? "an SSE event" : "a JSON body"}`, async () => {
+      const url = await badServer(sse);
+      const client = await Client.connect(new StreamableHttpClientTransport(url), {
+        revision: "2025-11-25",
+        timeoutMs: 5_000,
+        onProblem: () => {},
+      });
+      try {
+        await expect(client.listTools()).rejects.toThrow(
+          sse ? /SSE answer from .* broke off: bytes that are not UTF-8/ : /sent a body that is not UTF-8/,
+        );
+      } finally {
+        await client.close();
+      }
+    });
+});
