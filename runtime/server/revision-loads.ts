@@ -31,6 +31,8 @@ interface Waiting {
 export class RevisionLoads {
   /** The messages waiting for a load, in order; null while none is pending. */
   private backlog: Waiting[] | null = null;
+  /** Their lengths, summed (SessionLimits.inflightLength bounds it, as it bounds the requests in flight). */
+  private backlogLength = 0;
 
   constructor(private readonly session: LoadingSession) {}
 
@@ -41,21 +43,28 @@ export class RevisionLoads {
 
   /**
    * Holds an incoming message until the pending load is done. When the
-   * backlog is full, nothing is held: each request in the message gets -32603
-   * with its id (a batch, an array of them), and a message without requests
-   * is logged and dropped.
+   * backlog is full (by count, or by length unless it is empty), nothing is
+   * held: each request in the message gets -32603 with its id (a batch, an
+   * array of them), and a message without requests is logged and dropped.
    */
   hold(value: unknown, channel: Channel, classification: Classification, length: number): void {
     const { host } = this.session;
-    const limit = host.sessionLimits.queuedMessages;
-    if (this.backlog!.length < limit) {
-      this.backlog!.push({ value, channel, length });
+    const { queuedMessages, inflightLength } = host.sessionLimits;
+    const backlog = this.backlog!;
+    const full =
+      backlog.length >= queuedMessages
+        ? `${queuedMessages} messages are already queued in this session`
+        : backlog.length > 0 && this.backlogLength + length > inflightLength
+          ? `the messages queued in this session are ${this.backlogLength} characters long, and this one's ${length} would pass the limit of ${inflightLength}`
+          : undefined;
+    if (full === undefined) {
+      backlog.push({ value, channel, length });
+      this.backlogLength += length;
       return;
     }
-    const busy = `Server busy: ${limit} messages are already queued in this session`;
+    const busy = `Server busy: ${full}`;
     const replies = idsToAnswer(classification).map((id) => errorJson(id, INTERNAL_ERROR, busy));
-    if (replies.length === 0)
-      host.logger("warning", `dropped a message: ${limit} messages are already queued in this session`);
+    if (replies.length === 0) host.logger("warning", `dropped a message: ${full}`);
     else
       channel.reply(classification.kind === "batch" ? `[${replies.join(",")}]` : replies[0]!, { code: INTERNAL_ERROR });
   }
@@ -63,6 +72,7 @@ export class RevisionLoads {
   /** The session closed: what waits is dropped. */
   clear(): void {
     this.backlog = null;
+    this.backlogLength = 0;
   }
 
   /**
@@ -155,10 +165,13 @@ export class RevisionLoads {
     if (this.session.lifecycle.settling) return; // the handshake's shims are loading: adoptOnLoad drains once they are
     const waiting = this.backlog ?? [];
     this.backlog = null;
+    this.backlogLength = 0;
     for (let i = 0; i < waiting.length; i++) {
       if (this.backlog) {
         // A message loaded another revision: the rest waits again, in order.
-        (this.backlog as Waiting[]).push(...waiting.slice(i));
+        const rest = waiting.slice(i);
+        (this.backlog as Waiting[]).push(...rest);
+        for (const { length } of rest) this.backlogLength += length;
         return;
       }
       const { value, channel, length } = waiting[i]!;

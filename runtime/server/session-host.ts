@@ -84,7 +84,8 @@ export interface SessionLimits {
    * summed, in UTF-16 code units (a batch's shared among its requests), where
    * the transport hands the session a message's text or its length (stdio, and
    * HTTP sessions; Streamable HTTP also bounds its bodies' bytes). Beyond it a
-   * new request is refused with -32603, unless none is in flight.
+   * new request is refused with -32603, unless none is in flight. The messages
+   * waiting while a revision loads are bounded by it the same way.
    * Default 64 Mi (67,108,864).
    */
   inflightLength?: number;

@@ -638,6 +638,46 @@ test("a batch beyond the queue bound is refused with an array of -32603 errors, 
   expect(logged).toEqual(["warning: dropped a message: 1 messages are already queued in this session"]);
 });
 
+test("the load queue is bounded by length too (inflightLength), unless it is empty", async () => {
+  const tables = await loadTables("2025-03-26");
+  const replies: string[] = [];
+  const session = {
+    host: {
+      sessionLimits: { queuedMessages: 1000, inflightLength: 100 },
+      logger: () => {},
+      wires: { loaded: () => undefined, load: () => new Promise(() => {}) },
+    },
+    lifecycle: { phase: "ready" },
+    receiveMessage: () => true,
+    settleIdle: () => {},
+  } as unknown as LoadingSession;
+  const loads = new RevisionLoads(session);
+  loads.withWire(
+    { name: "2025-03-26" } as RevisionInfo,
+    0,
+    () => {},
+    () => {},
+  ); // never loads
+  const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
+  const hold = (id: string, length: number) => {
+    const message = { jsonrpc: "2.0", id, method: "ping" };
+    loads.hold(message, channel, classifyMessage(message, tables.envelope), length);
+  };
+  hold("alone", 150); // longer than the bound, but nothing else waits
+  hold("next", 10);
+  expect(replies.map((json) => JSON.parse(json))).toEqual([
+    {
+      jsonrpc: "2.0",
+      id: "next",
+      error: {
+        code: -32603,
+        message:
+          "Server busy: the messages queued in this session are 150 characters long, and this one's 10 would pass the limit of 100",
+      },
+    },
+  ]);
+});
+
 test("a string id longer than the session's bound is refused -32600 with it; a fractional id is echoed in its error", async () => {
   const server = buildEverythingServer({ ...quiet, sessionLimits: { idLength: 16 } });
   const client = await connect("2025-11-25", { server });
