@@ -45,6 +45,7 @@ import { InflightRequests } from "./inflight-requests.js";
 import { RevisionLoads, type LoadingSession } from "./revision-loads.js";
 import { fail, succeed } from "./request-outcome.js";
 import { refusal } from "./request-gate.js";
+import { receiveBatch } from "./batch.js";
 
 export type { Channel, RequestOptions, Scope } from "./context.js";
 export { RequestContext } from "./context.js";
@@ -236,33 +237,12 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
     );
   }
 
+  /** A batch (batch.ts); each request in it is charged its share of the batch's length. */
   private receiveBatch(items: unknown[], classifications: readonly Classification[], channel: Channel): void {
-    const replies: string[] = [];
-    let outstanding = 1; // released by the loop's end, so that synchronous replies cannot flush early
-    const done = () => {
-      if (--outstanding > 0) return;
-      if (replies.length > 0) channel.reply(`[${replies.join(",")}]`);
-      else if (expected) channel.reply(null); // every request in it was cancelled
-    };
-    let expected = false;
-    this.receivedLength = Math.ceil(this.receivedLength / items.length);
-    items.forEach((item, i) => {
-      const classification = classifications[i]!;
-      if (classification.kind === "request" || classification.kind === "invalid") {
-        outstanding++;
-        expected = true;
-      }
-      this.dispatch(
-        item,
-        classification,
-        (json) => {
-          if (json !== null) replies.push(json);
-          done();
-        },
-        channel,
-      );
-    });
-    done();
+    this.receivedLength = Math.ceil(this.receivedLength / Math.max(1, items.length));
+    receiveBatch(items, classifications, channel, (item, classification, reply) =>
+      this.dispatch(item, classification, reply, channel),
+    );
   }
 
   private dispatch(message: unknown, classification: Classification, reply: Inflight["reply"], channel: Channel): void {
