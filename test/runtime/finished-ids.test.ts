@@ -2,6 +2,7 @@
 // ids, exactly the last `capacity` added are remembered.
 import { describe, expect, test } from "vitest";
 import { FinishedIds } from "../../runtime/finished-ids.js";
+import { random } from "../support/random.js";
 
 type Id = string | number;
 
@@ -17,17 +18,6 @@ function checkAgainstModel(capacity: number, ids: readonly Id[], probes: readonl
     for (const probe of [...probes, ...ids.slice(Math.max(0, i - 2 * capacity), i + 1)])
       expect(finished.has(probe), `has(${JSON.stringify(probe)}) after add #${i}`).toBe(model.includes(probe));
   });
-}
-
-/** A small deterministic generator (xorshift), so that a failure is reproducible. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
 }
 
 describe("FinishedIds", () => {

@@ -4,17 +4,7 @@
 import { isUtf8 } from "node:buffer";
 import { describe, expect, test } from "vitest";
 import { firstInvalidUtf8, utf8Text } from "../../runtime/utf8.js";
-
-/** A small deterministic generator (xorshift32), so that a failure reproduces. */
-function random(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
+import { random } from "../support/random.js";
 
 describe("utf8Text", () => {
   test("valid text decodes as toString does, U+FFFD written out by the sender included", () => {

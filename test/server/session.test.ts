@@ -594,13 +594,17 @@ test.each(["2025-03-26", statefulRevisions.at(-1)!])(
   },
 );
 
-test("a batch beyond the queue bound is refused with an array of -32603 errors, one for each request in it, by id", async () => {
+/**
+ * A session's load queue whose revision never loads, so that every message after
+ * the first waits; what the queue answers is kept in `replies` (JSON), what it logs in `logged`.
+ */
+async function waitingLoads(sessionLimits: Record<string, number>) {
   const tables = await loadTables("2025-03-26");
   const replies: string[] = [];
   const logged: string[] = [];
   const session = {
     host: {
-      sessionLimits: { queuedMessages: 1 },
+      sessionLimits,
       logger: (level: string, message: string) => logged.push(`${level}: ${message}`),
       wires: { loaded: () => undefined, load: () => new Promise(() => {}) },
     },
@@ -615,9 +619,15 @@ test("a batch beyond the queue bound is refused with an array of -32603 errors, 
     () => {},
     () => {},
   ); // never loads: what comes after it waits
-  expect(loads.holding).toBe(true);
   const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
-  const hold = (message: unknown) => loads.hold(message, channel, classifyMessage(message, tables.envelope), 0);
+  const hold = (message: unknown, length = 0) =>
+    loads.hold(message, channel, classifyMessage(message, tables.envelope), length);
+  return { loads, hold, replies, logged };
+}
+
+test("a batch beyond the queue bound is refused with an array of -32603 errors, one for each request in it, by id", async () => {
+  const { loads, hold, replies, logged } = await waitingLoads({ queuedMessages: 1 });
+  expect(loads.holding).toBe(true);
   hold({ jsonrpc: "2.0", id: "held", method: "ping" });
   expect(replies).toEqual([]);
   hold([
@@ -639,30 +649,8 @@ test("a batch beyond the queue bound is refused with an array of -32603 errors, 
 });
 
 test("the load queue is bounded by length too (inflightLength), unless it is empty", async () => {
-  const tables = await loadTables("2025-03-26");
-  const replies: string[] = [];
-  const session = {
-    host: {
-      sessionLimits: { queuedMessages: 1000, inflightLength: 100 },
-      logger: () => {},
-      wires: { loaded: () => undefined, load: () => new Promise(() => {}) },
-    },
-    lifecycle: { phase: "ready" },
-    receiveMessage: () => true,
-    settleIdle: () => {},
-  } as unknown as LoadingSession;
-  const loads = new RevisionLoads(session);
-  loads.withWire(
-    { name: "2025-03-26" } as RevisionInfo,
-    0,
-    () => {},
-    () => {},
-  ); // never loads
-  const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
-  const hold = (id: string, length: number) => {
-    const message = { jsonrpc: "2.0", id, method: "ping" };
-    loads.hold(message, channel, classifyMessage(message, tables.envelope), length);
-  };
+  const { hold: holdMessage, replies } = await waitingLoads({ queuedMessages: 1000, inflightLength: 100 });
+  const hold = (id: string, length: number) => holdMessage({ jsonrpc: "2.0", id, method: "ping" }, length);
   hold("alone", 150); // longer than the bound, but nothing else waits
   hold("next", 10);
   expect(replies.map((json) => JSON.parse(json))).toEqual([
