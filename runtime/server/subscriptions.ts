@@ -11,6 +11,7 @@ import { declared, type Session } from "./session.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import { META_SUBSCRIPTION_ID } from "./meta.js";
+import { principalOf } from "./authorization.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
 const FILTER = {
@@ -49,6 +50,13 @@ export interface KeyedFilter {
 export interface ListenLimits {
   /** Open subscriptions across all clients. Default 1000. */
   maxListeners?: number;
+  /**
+   * Open subscriptions of one authorized caller (the issuer, subject and client
+   * its token names), so that one token cannot take them all from the others.
+   * Callers without authorization cannot be told apart: maxListeners alone
+   * bounds them. Default 100.
+   */
+  maxListenersPerPrincipal?: number;
   /** resourceSubscriptions URIs one subscription may name. Default 1000. */
   maxUrisPerListener?: number;
 }
@@ -56,11 +64,15 @@ export interface ListenLimits {
 export class Listeners {
   private readonly open = new Set<Listener>();
   private readonly keyedFilters = new Map<string, KeyedFilter>();
+  /** Open subscriptions by authorized principal; an entry leaves with its last subscription. */
+  private readonly byPrincipal = new Map<string, number>();
   private readonly maxListeners: number;
+  private readonly maxPerPrincipal: number;
   private readonly maxUris: number;
 
   constructor(limits: ListenLimits = {}) {
     this.maxListeners = limits.maxListeners ?? 1000;
+    this.maxPerPrincipal = limits.maxListenersPerPrincipal ?? 100;
     this.maxUris = limits.maxUrisPerListener ?? 1000;
   }
 
@@ -89,8 +101,8 @@ export class Listeners {
         INVALID_PARAMS,
         `Invalid params: at most ${this.maxUris} resourceSubscriptions per subscription (${uris.length} given)`,
       );
-    if (this.open.size >= this.maxListeners)
-      throw new ProtocolError(INTERNAL_ERROR, `the server has ${this.maxListeners} open subscriptions, its limit`);
+    const principal = principalOf(inflight.channel.authorization);
+    this.refuseOverLimit(principal);
     const { scope } = inflight;
     const offers = (method: string): boolean => {
       const entry = scope.wire.tables.methods[method];
@@ -137,15 +149,17 @@ export class Listeners {
     // Only when something must be looked up (a shared task store) does the acknowledgment wait.
     if (asking.length > 0)
       return Promise.all(asking).then(() =>
-        this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored),
+        this.subscribe(id, inflight, session, principal, methods, honoredUris, keyed, honored),
       );
-    return this.subscribe(id, inflight, session, methods, honoredUris, keyed, honored);
+    return this.subscribe(id, inflight, session, principal, methods, honoredUris, keyed, honored);
   }
 
   private subscribe(
     id: RequestId,
     inflight: Inflight,
     session: Session,
+    /** Who asked (authorization.ts principalOf); "" without authorization. */
+    principal: string,
     methods: Set<string>,
     honoredUris: Set<string>,
     keyed: Map<string, Set<string>>,
@@ -153,8 +167,8 @@ export class Listeners {
   ): Promise<unknown> {
     const { scope } = inflight;
     if (inflight.done || inflight.cancelled) return Promise.resolve(undefined);
-    if (this.open.size >= this.maxListeners)
-      throw new ProtocolError(INTERNAL_ERROR, `the server has ${this.maxListeners} open subscriptions, its limit`);
+    // Again: a keyed filter's lookup may have let others subscribe meanwhile.
+    this.refuseOverLimit(principal);
     return new Promise((resolve) => {
       const listener: Listener = {
         id,
@@ -164,11 +178,16 @@ export class Listeners {
         uris: honoredUris,
         keyed,
         end: (result) => {
-          this.open.delete(listener);
+          if (this.open.delete(listener) && principal !== "") {
+            const left = this.byPrincipal.get(principal)! - 1;
+            if (left === 0) this.byPrincipal.delete(principal);
+            else this.byPrincipal.set(principal, left);
+          }
           resolve(result);
         },
       };
       this.open.add(listener);
+      if (principal !== "") this.byPrincipal.set(principal, (this.byPrincipal.get(principal) ?? 0) + 1);
       // #cancellation: closing the stream (HTTP) or notifications/cancelled (stdio) ends it; no response follows.
       inflight.signal.addEventListener("abort", () => listener.end(undefined), { once: true });
       // #acknowledgment: the first message carrying the subscription's id.
@@ -179,6 +198,17 @@ export class Listeners {
         scope,
       );
     });
+  }
+
+  /** -32603 when the server, or the authorized caller `principal`, holds as many subscriptions as allowed. */
+  private refuseOverLimit(principal: string): void {
+    if (this.open.size >= this.maxListeners)
+      throw new ProtocolError(INTERNAL_ERROR, `the server has ${this.maxListeners} open subscriptions, its limit`);
+    if (principal !== "" && (this.byPrincipal.get(principal) ?? 0) >= this.maxPerPrincipal)
+      throw new ProtocolError(
+        INTERNAL_ERROR,
+        `this caller has ${this.maxPerPrincipal} open subscriptions, its limit (ListenLimits.maxListenersPerPrincipal)`,
+      );
   }
 
   /** A list changed: every subscription that opted in to it is told. */

@@ -881,6 +881,62 @@ describe("subscriptions/listen", () => {
     ).toEqual(["L1", "L2", "L4"]);
     expect(client.responsesTo("L4")).toEqual([]);
   });
+
+  test("bounds: an authorized caller holds at most maxListenersPerPrincipal; others and unauthorized callers are not refused for it", async () => {
+    const server = subscriptionServer({ subscriptions: { maxListeners: 10, maxListenersPerPrincipal: 2 } });
+    const session = server.connect(() => {});
+    const closers = new Map<string, () => void>();
+    const replies = new Map<string, Message>();
+    const acknowledged: string[] = [];
+    // A per-request POST's exchange, as Streamable HTTP makes it: isolated, with the token's identity.
+    const post = (id: string, subject: string | undefined) => {
+      const channel = {
+        isolated: true,
+        ...(subject ? { authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] } } : {}),
+        reply: (json: string | null) => {
+          if (json) replies.set(id, JSON.parse(json));
+        },
+        send: (json: string) => {
+          if (JSON.parse(json)["method"] === "notifications/subscriptions/acknowledged") acknowledged.push(id);
+        },
+        onClose: (cancel: () => void) => closers.set(id, cancel),
+      };
+      session.receiveMessage(
+        {
+          jsonrpc: "2.0",
+          id,
+          method: "subscriptions/listen",
+          params: withMeta({ notifications: { toolsListChanged: true } }, {}),
+        },
+        channel as unknown as Channel,
+      );
+    };
+    post("alice-1", "alice");
+    post("alice-2", "alice");
+    post("alice-3", "alice");
+    post("bob-1", "bob");
+    post("anonymous-1", undefined);
+    post("anonymous-2", undefined);
+    post("anonymous-3", undefined);
+    await settle();
+    expect(replies.get("alice-3")?.["error"]).toEqual({
+      code: -32603,
+      message: "this caller has 2 open subscriptions, its limit (ListenLimits.maxListenersPerPrincipal)",
+    });
+    // Only alice's third was answered: every other subscription is open (its response never comes while it is).
+    expect([...replies.keys()]).toEqual(["alice-3"]);
+    expect(acknowledged).toEqual(["alice-1", "alice-2", "bob-1", "anonymous-1", "anonymous-2", "anonymous-3"]);
+    // Closing one of alice's exchanges gives her its place back.
+    closers.get("alice-1")!();
+    await settle();
+    post("alice-4", "alice");
+    await settle();
+    expect(replies.has("alice-4")).toBe(false);
+    expect(acknowledged.at(-1)).toBe("alice-4");
+    post("alice-5", "alice");
+    await settle();
+    expect(replies.get("alice-5")?.["error"]?.["code"]).toBe(-32603);
+  });
 });
 
 describe("cancellation", () => {
