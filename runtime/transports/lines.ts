@@ -31,6 +31,20 @@ export class LineFramer {
 
   push(bytes: Buffer): void {
     let start = 0;
+    // The common case, a chunk of whole lines (and perhaps the start of the next) after a whole
+    // line: its lines are decoded in one call into the decoder and split as text, rather than one
+    // call per line (~0.25 µs a line over a pipe, --cpu-prof). Lines within `limit` bytes together
+    // are each within it; text with U+FFFD takes the line-by-line path, which says where it is.
+    if (this.pending.length === 0 && !this.discarding) {
+      const last = bytes.lastIndexOf(NEWLINE);
+      if (last > 0 && last <= this.limit) {
+        const text = bytes.toString("utf8", 0, last);
+        if (text.indexOf("\uFFFD") === -1) {
+          this.deliverLines(text);
+          start = last + 1;
+        }
+      }
+    }
     while (start < bytes.length) {
       const end = bytes.indexOf(NEWLINE, start);
       const stop = end === -1 ? bytes.length : end;
@@ -58,6 +72,16 @@ export class LineFramer {
     if (this.pending.length > 0 && !this.discarding) this.deliver(utf8Text(Buffer.concat(this.pending)));
     this.pending = [];
     this.pendingBytes = 0;
+  }
+
+  /** Each line of `text`, lines of whole messages without the final "\n". */
+  private deliverLines(text: string): void {
+    let from = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", from)) {
+      this.deliver(text.slice(from, end));
+      from = end + 1;
+    }
+    this.deliver(from === 0 ? text : text.slice(from));
   }
 
   private deliver(line: string | number): void {

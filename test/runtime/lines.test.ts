@@ -1,6 +1,7 @@
 // Newline-delimited framing (runtime/transports/lines.ts): what reaches the sink.
 import { describe, expect, it } from "vitest";
 import { LineFramer } from "../../runtime/transports/lines.js";
+import { random } from "../support/random.js";
 
 function framed(
   chunks: readonly (string | Buffer)[],
@@ -41,5 +42,35 @@ describe("LineFramer", () => {
     expect(notUtf8).toEqual([3, 3]);
     // U+FFFD the sender wrote is text like any other.
     expect(lines).toEqual(['{"b":"é \ufffd"}', "{}"]);
+  });
+
+  it("a chunk of many lines: each delivered in order; one that is not UTF-8 is reported and the others delivered", () => {
+    const bad = Buffer.from([0x7b, 0xc3, 0x28, 0x7d]); // {\xc3(}: a two-byte lead byte without its second
+    const chunk = Buffer.concat([Buffer.from('{"a":1}\r\n\n{"é":2}\n'), bad, Buffer.from('\n{"c":"\ufffd"}\n{"d"')]);
+    const { lines, notUtf8 } = framed([chunk, ":4}\n[]\n"]);
+    expect(lines).toEqual(['{"a":1}', '{"é":2}', '{"c":"\ufffd"}', '{"d":4}', "[]"]);
+    expect(notUtf8).toEqual([1]);
+  });
+
+  it("whatever the chunks, delivers what the same bytes one at a time do (random streams, limit 12)", () => {
+    const next = random(0x5eed);
+    // Bytes that matter to framing: newline, CR, blank, braces, a two-byte character, U+FFFD spelled out, a bad byte.
+    const pieces = [[0x0a], [0x0d], [0x20], [0x7b], [0x7d], [0x61], [0x62], [0xc3, 0xa9], [0xef, 0xbf, 0xbd], [0xff]];
+    for (let round = 0; round < 400; round++) {
+      // Half the rounds without the pieces that decode to U+FFFD: a chunk holding one is split line by line.
+      const drawn = round % 2 === 0 ? pieces : pieces.slice(0, -2);
+      const bytes: number[] = [];
+      const length = Math.floor(next() * 120);
+      while (bytes.length < length) bytes.push(...drawn[Math.floor(next() * drawn.length)]!);
+      const stream = Buffer.from(bytes);
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < stream.length;) {
+        const size = 1 + Math.floor(next() * 40);
+        chunks.push(stream.subarray(at, at + size));
+        at += size;
+      }
+      const oneAtATime = [...stream].map((byte) => Buffer.from([byte]));
+      expect(framed(chunks, 12), `round ${round}: ${stream.toString("hex")}`).toEqual(framed(oneAtATime, 12));
+    }
   });
 });
