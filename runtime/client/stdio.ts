@@ -107,7 +107,9 @@ export class StdioClientTransport implements ClientTransport {
 
   private readonly flush = (): void => {
     const stdin = this.child?.stdin;
-    const text = this.queued.length === 1 ? this.queued[0] + "\n" : this.queued.join("\n") + "\n";
+    // One flat string, its last newline joined too (stdio.ts in transports says why).
+    this.queued.push("");
+    const text = this.queued.join("\n");
     this.queued = [];
     if (!stdin || stdin.destroyed || !stdin.writable) return; // the exit is reported by the child's exit event
     if (!stdin.write(text))

@@ -82,7 +82,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const flush = () => {
     flushScheduled = false;
     if (queued.length === 0 || closed) return;
-    const text = queued.length === 1 ? queued[0]! + "\n" : queued.join("\n") + "\n";
+    // One flat string, its last newline joined too: a "\n" added after the join made a second
+    // string of two parts, which the write copied whole once more to flatten it.
+    queued.push("");
+    const text = queued.join("\n");
     queued = [];
     // A write over the high-water mark returns false even when the system took it all at once:
     // what is still queued after it says whether the client is behind.
