@@ -223,7 +223,9 @@ export class PerRequestExchange implements Channel {
   }
 
   onClose(cancel: () => void): void {
-    this.response.once("close", () => {
+    // `on`, not `once` (as in readMessage): `done` already makes it run once, and once's removal
+    // deletes from the emitter's listener table, slowing what the response emits after.
+    this.response.on("close", () => {
       if (this.done) return;
       this.done = true;
       cancel();
