@@ -118,8 +118,9 @@ export class PostExchange implements Channel {
     private readonly owner: HttpSession | null,
     private readonly retryMs: number,
     /** Headers for the response, decided when it starts (the session id after initialize). */
-    private readonly responseHeaders: () => Record<string, string>,
-    private readonly onDone: () => void = () => {},
+    private readonly extraHeaders: ResponseHeaders,
+    /** A stateless POST's own session, closed once the reply is sent. */
+    private readonly statelessSession: Session | null = null,
     private readonly auth?: RequestAuth,
   ) {}
 
@@ -152,24 +153,24 @@ export class PostExchange implements Channel {
     if (this.key !== 0) this.owner!.replied(this.key);
     if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
       const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.responseHeaders() }).end(json);
+      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.extraHeaders.headers() }).end(json);
     } else if (!this.stream && json !== null && outcome?.malformed) {
       // Input the server cannot accept, a malformed notification's included (2025-03-26..2025-11-25
       // basic/transports#sending-messages-to-the-server): "it MUST return an HTTP error status code
       // (e.g., 400 Bad Request)", not 200, nor an SSE stream.
-      this.response.writeHead(400, { ...JSON_HEADERS, ...this.responseHeaders() }).end(json);
+      this.response.writeHead(400, { ...JSON_HEADERS, ...this.extraHeaders.headers() }).end(json);
     } else if (this.stream || (this.mode === "sse" && json !== null)) {
       this.upgrade();
       if (json !== null) this.stream!.send(json);
       this.stream!.end(); // basic/transports: after the response, the server terminates the stream
     } else if (json === null) {
-      this.response.writeHead(204, this.responseHeaders()).end(); // every request in it was cancelled
+      this.response.writeHead(204, this.extraHeaders.headers()).end(); // every request in it was cancelled
     } else {
-      const headers = this.responseHeaders();
+      const headers = this.extraHeaders.headers();
       // Most exchanges add no header: the shared object, not a copy, for every answer.
       this.response.writeHead(200, headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }).end(json);
     }
-    this.onDone();
+    this.statelessSession?.close();
   }
 
   send(json: string): void {
@@ -191,7 +192,7 @@ export class PostExchange implements Channel {
   private upgrade(): void {
     if (this.stream) return;
     this.stream = this.owner ? this.owner.newStream() : new SseStream("s1", "", discardingStore, this.retryMs); // stateless: nothing to resume
-    void this.stream.attach(this.response, undefined, this.responseHeaders());
+    void this.stream.attach(this.response, undefined, this.extraHeaders.headers());
   }
 }
 
@@ -267,9 +268,18 @@ export function statusOf(outcome: ReplyOutcome | undefined): number {
   return 200;
 }
 
+/**
+ * The headers a POST's exchange adds to its response, asked for when the
+ * response starts. An object with a method, not a closure made per POST (see
+ * runtime/hidden-classes.ts on closures).
+ */
+export interface ResponseHeaders {
+  headers(): Record<string, string>;
+}
+
 /** The headers of an exchange that adds none to its response. */
 export const NO_HEADERS: Record<string, string> = Object.freeze({});
-export const noHeaders = () => NO_HEADERS;
+export const noHeaders: ResponseHeaders = { headers: () => NO_HEADERS };
 
 // Made per POST and dropped after: one of each kept holds their hidden classes
 // across full collections (runtime/hidden-classes.ts).

@@ -2,6 +2,7 @@
 // rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
 // the size of a request body, and the bytes of all the bodies held at once.
 import type { IncomingMessage } from "node:http";
+import { keepHiddenClass } from "../hidden-classes.js";
 import { utf8Text } from "../utf8.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -138,10 +139,13 @@ export class HeldBody {
     return true;
   }
 
-  readonly release = (): void => {
+  /** Gives the share back (again: nothing); bound, to be the response's `close` listener. */
+  readonly release: () => void = this.giveBack.bind(this);
+
+  private giveBack(): void {
     this.budget.release(this.bytes);
     this.bytes = 0;
-  };
+  }
 }
 
 /**
@@ -164,32 +168,59 @@ export function readBody(
     done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
     return;
   }
-  let first: Buffer | undefined;
-  let chunks: Buffer[] | undefined;
-  let size = 0;
-  let settled = false;
-  request.on("data", (chunk: Buffer) => {
-    if (settled) return;
-    size += chunk.length;
-    if (size > limit || !held.growTo(size)) {
-      settled = true;
-      first = chunks = undefined;
-      done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
+  const reader = new BodyReader(limit, held, done);
+  request.on("data", reader.data);
+  request.on("end", reader.end);
+  request.on("error", reader.error);
+}
+
+/**
+ * One body being read: its chunks so far, and the listeners that take them.
+ * Bound methods, not closures made per request (runtime/hidden-classes.ts).
+ */
+class BodyReader {
+  private first: Buffer | undefined = undefined;
+  private chunks: Buffer[] | undefined = undefined;
+  private size = 0;
+  private settled = false;
+  readonly data: (chunk: Buffer) => void = this.onData.bind(this);
+  readonly end: () => void = this.onEnd.bind(this);
+  readonly error: (error: Error) => void = this.onError.bind(this);
+
+  constructor(
+    private readonly limit: number,
+    private readonly held: HeldBody,
+    private readonly done: (error: Error | undefined, text: string) => void,
+  ) {}
+
+  private onData(chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > this.limit || !this.held.growTo(this.size)) {
+      this.settled = true;
+      this.first = this.chunks = undefined;
+      this.done(this.size > this.limit ? new BodyTooLarge(this.limit) : new BodiesHeld(this.held.budgetLimit), "");
       return;
     }
-    if (first === undefined) first = chunk;
-    else (chunks ??= [first]).push(chunk);
-  });
-  request.on("end", () => {
-    if (settled) return;
-    settled = true;
-    const text = first === undefined ? "" : utf8Text(chunks ? Buffer.concat(chunks) : first);
-    if (typeof text === "number") done(new BodyNotUtf8(text), "");
-    else done(undefined, text);
-  });
-  request.on("error", (error) => {
-    if (settled) return;
-    settled = true;
-    done(error, "");
-  });
+    if (this.first === undefined) this.first = chunk;
+    else (this.chunks ??= [this.first]).push(chunk);
+  }
+
+  private onEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const text = this.first === undefined ? "" : utf8Text(this.chunks ? Buffer.concat(this.chunks) : this.first);
+    if (typeof text === "number") this.done(new BodyNotUtf8(text), "");
+    else this.done(undefined, text);
+  }
+
+  private onError(error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(error, "");
+  }
 }
+
+// Made per POST and dropped after (runtime/hidden-classes.ts).
+keepHiddenClass(new HeldBody(undefined as never));
+keepHiddenClass(new BodyReader(0, undefined as never, () => {}));

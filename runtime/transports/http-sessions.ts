@@ -8,7 +8,8 @@ import { nodeCrypto } from "../node-crypto.js";
 import { principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
 import type { Session } from "../server/session.js";
-import type { HttpSession, RequestAuth } from "./http-exchanges.js";
+import { keepHiddenClass } from "../hidden-classes.js";
+import type { HttpSession, RequestAuth, ResponseHeaders } from "./http-exchanges.js";
 
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
 export function principalOf(auth: RequestAuth | undefined): string {
@@ -137,3 +138,36 @@ export class HttpSessionTable {
     this.legacy.clear();
   }
 }
+
+/**
+ * The response headers of the POST that carries a session's initialize,
+ * decided once, when its answer starts (basic/transports#session-management:
+ * the session id rides on the response carrying the InitializeResult). The
+ * session opens then; if initialize failed, there is no session and no id.
+ */
+export class SessionOpening implements ResponseHeaders {
+  private decided: Record<string, string> | undefined;
+
+  /** `table` counts the session as being opened (startOpening) until it is decided. */
+  constructor(
+    private readonly table: HttpSessionTable,
+    private readonly state: HttpSession,
+  ) {}
+
+  headers(): Record<string, string> {
+    return (this.decided ??= this.decide());
+  }
+
+  private decide(): Record<string, string> {
+    if (this.state.session.revision === undefined) {
+      this.table.notOpened();
+      this.state.close();
+      return {};
+    }
+    this.table.opened(this.state);
+    return { "Mcp-Session-Id": this.state.id };
+  }
+}
+
+// Made per initialize and dropped once it is answered (runtime/hidden-classes.ts).
+keepHiddenClass(new SessionOpening(undefined as never, undefined as never));

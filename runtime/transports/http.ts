@@ -29,7 +29,7 @@ import {
 } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
 import { InMemoryEventStore, type EventStore } from "./sse.js";
-import { HttpSessionTable, principalOf } from "./http-sessions.js";
+import { HttpSessionTable, SessionOpening, principalOf } from "./http-sessions.js";
 import { httpError, jsonRpcError, requestIdOf, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-headers.js";
 import { LegacySseEndpoints } from "./http-legacy-sse.js";
@@ -265,17 +265,15 @@ export class StreamableHttpTransport {
         406,
         "Not Acceptable: the Accept header must list application/json and text/event-stream",
       );
-    this.readMessage(request, response, (message, length) =>
-      this.postMessage(request, response, message, auth, length),
-    );
+    this.readMessage(request, response, this.postMessage.bind(this, request, response, auth));
   }
 
   /** A POST's message, read and parsed. */
   private postMessage(
     request: IncomingMessage,
     response: ServerResponse,
-    message: unknown,
     auth: RequestAuth | undefined,
+    message: unknown,
     length: number,
   ): void {
     // Read once: it decides the era, then whether a session's request names a version the server serves.
@@ -307,7 +305,7 @@ export class StreamableHttpTransport {
       state,
       this.options.retryMs,
       noHeaders,
-      undefined,
+      null,
       auth,
     );
     if (!state.session.receiveMessage(message, exchange, length)) response.writeHead(202).end();
@@ -324,17 +322,8 @@ export class StreamableHttpTransport {
     const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
     this.table.startOpening();
-    // basic/transports#session-management: the session id rides on the response carrying the InitializeResult.
-    const headers = (): Record<string, string> => {
-      if (state.session.revision === undefined) {
-        this.table.notOpened();
-        state.close(); // initialize failed: no session
-        return {};
-      }
-      this.table.opened(state);
-      return { "Mcp-Session-Id": state.id };
-    };
-    const exchange = new PostExchange(response, "json", state, this.options.retryMs, once(headers), undefined, auth);
+    const opening = new SessionOpening(this.table, state);
+    const exchange = new PostExchange(response, "json", state, this.options.retryMs, opening, null, auth);
     state.session.receiveMessage(message, exchange);
   }
 
@@ -385,7 +374,7 @@ export class StreamableHttpTransport {
     auth: RequestAuth | undefined,
     headerVersion: string | undefined,
   ): void {
-    const session = this.server.connect(() => {}); // no standalone stream to carry anything
+    const session = this.server.connect(discard); // no standalone stream to carry anything
     if (!isInitialize(message)) {
       // basic/transports#protocol-version-header: without the header, assume 2025-03-26.
       const version = headerVersion ?? "2025-03-26";
@@ -400,7 +389,7 @@ export class StreamableHttpTransport {
       null,
       this.options.retryMs,
       noHeaders,
-      () => session.close(),
+      session,
       auth,
     );
     if (!session.receiveMessage(message, exchange)) {
@@ -484,27 +473,39 @@ export class StreamableHttpTransport {
     // response emits after) cost ~1,000 instructions a POST (counted under callgrind, sessions row).
     const held = new HeldBody(this.bodies);
     response.on("close", held.release);
-    readBody(request, this.options.maxBodyBytes, held, (error, text) =>
-      this.guarded(request, response, () => {
-        if (error instanceof BodyTooLarge)
-          return httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
-        if (error instanceof BodiesHeld)
-          return httpError(response, 503, `Service Unavailable: ${error.message}; try again later`, {
-            "Retry-After": "1",
-          });
-        if (error instanceof BodyNotUtf8) return jsonRpcError(response, 400, -32700, `Parse error: ${error.message}`);
-        if (error) return httpError(response, 400, `Bad Request: ${error.message}`);
-        const parsed = parseJson(text);
-        if (!parsed.ok)
-          return jsonRpcError(
-            response,
-            400,
-            -32700,
-            `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
-          );
-        then(parsed.value, text.length);
-      }),
-    );
+    // A bound method, not a closure: see runtime/hidden-classes.ts on closures made per request.
+    readBody(request, this.options.maxBodyBytes, held, this.bodyRead.bind(this, request, response, then));
+  }
+
+  /** A POST's body read (or why not): parsed, to `then`; or an error response. */
+  private bodyRead(
+    request: IncomingMessage,
+    response: ServerResponse,
+    then: (message: unknown, length: number) => void,
+    error: Error | undefined,
+    text: string,
+  ): void {
+    try {
+      if (error instanceof BodyTooLarge)
+        return httpError(response, 413, `Payload Too Large: the body exceeds ${error.limit} bytes`);
+      if (error instanceof BodiesHeld)
+        return httpError(response, 503, `Service Unavailable: ${error.message}; try again later`, {
+          "Retry-After": "1",
+        });
+      if (error instanceof BodyNotUtf8) return jsonRpcError(response, 400, -32700, `Parse error: ${error.message}`);
+      if (error) return httpError(response, 400, `Bad Request: ${error.message}`);
+      const parsed = parseJson(text);
+      if (!parsed.ok)
+        return jsonRpcError(
+          response,
+          400,
+          -32700,
+          `Parse error: ${parsed.message} at line ${parsed.line} column ${parsed.column}`,
+        );
+      then(parsed.value, text.length);
+    } catch (thrown) {
+      this.failed(request, response, thrown);
+    }
   }
 }
 
@@ -547,10 +548,8 @@ export async function serveHttp(server: McpServer, options: HttpOptions = {}): P
 
 // --- helpers -------------------------------------------------------------------------
 
-function once<T>(compute: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => (value ??= { v: compute() }).v;
-}
+/** What a stateless POST's session sends outside a request's exchange: nowhere to go. */
+function discard(): void {}
 
 function isInitialize(message: unknown): message is Record<string, unknown> {
   return isObject(message) && message["method"] === "initialize";

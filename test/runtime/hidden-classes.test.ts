@@ -15,6 +15,10 @@ import { describe, expect, test } from "vitest";
 const fixture = fileURLToPath(new URL("../../dist/test/fixtures/servers/hidden-classes.js", import.meta.url));
 const WARM_UP = 10_000;
 const AFTER = 500;
+/** Sessions, for the turnover path: each is four POSTs (initialize, initialized, a call, DELETE). */
+const TURNOVER_WARM_UP = 2_000;
+/** Long enough for a function that died in the collection to be hot again and compiled (it took ~800 sessions). */
+const TURNOVER_AFTER = 3_000;
 
 /** The classes made per request (or per stateless POST) and dropped after. */
 const PER_REQUEST_CLASSES = [
@@ -32,13 +36,32 @@ interface Traced {
   optimized: string[];
   /** Functions whose optimized code the collection or the calls after it invalidated for a dead object. */
   weakDeopts: string[];
+  /**
+   * mcpgen's functions ("name file") compiled again after the collection although nothing
+   * invalidated their code since they were last compiled: code that died with the objects that held it.
+   */
+  recompiled: string[];
 }
 
-function traced(path: string): Traced {
+/** "[completed compiling 0x… <JSFunction admit <file:///…/http.js> (sfi = 0x…)> …" (--trace-file-names; anonymous: no name). */
+const COMPILED =
+  /completed (?:compiling|optimizing) 0x[0-9a-f]+ <JSFunction ([^<(]*?) ?<([^>]*)> \(sfi = (0x[0-9a-f]+)\)/g;
+
+function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
   if (!existsSync(fixture)) throw new Error(`${fixture} is missing: run npm test (it compiles the fixtures) first`);
   const out = execFileSync(
     process.execPath,
-    ["--expose-gc", "--single-threaded", "--trace-opt", "--trace-deopt", fixture, path, String(WARM_UP), String(AFTER)],
+    [
+      "--expose-gc",
+      "--single-threaded",
+      "--trace-opt",
+      "--trace-deopt",
+      "--trace-file-names",
+      fixture,
+      path,
+      String(warmUp),
+      String(calls),
+    ],
     { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 60_000 },
   );
   const gcAt = out.indexOf("=== GC\n");
@@ -55,7 +78,28 @@ function traced(path: string): Traced {
   const weakDeopts = [
     ...after.matchAll(/<SharedFunctionInfo ([^>]*)>\) \(opt id \d+\) for deoptimization, reason: weak objects/g),
   ].map((m) => m[1]!);
-  return { optimized, weakDeopts };
+  // Each compilation of mcpgen's after the collection, against the same function's compilation
+  // before it (by SharedFunctionInfo: closures of one site share theirs; V8 prints addresses with and
+  // without leading zeros): recompiled when nothing invalidated the code in between. Between, not only
+  // after the marker: a collection V8 began on its own may have finished just before it.
+  const compiled = [...out.slice(0, endAt).matchAll(COMPILED)].map((m) => ({
+    at: m.index!,
+    name: `${m[1] || "(anonymous)"} ${m[2]}`,
+    sfi: BigInt(m[3]!),
+  }));
+  const invalidations = [
+    ...out.matchAll(/\((0x[0-9a-f]+) <SharedFunctionInfo[^>]*>\) \(opt id \d+\) for deoptimization/g),
+    ...out.matchAll(/deoptimizing 0x[0-9a-f]+ <JSFunction [^(]*\(sfi = (0x[0-9a-f]+)\)/g),
+  ].map((m) => ({ at: m.index!, sfi: BigInt(m[1]!) }));
+  const ours = (name: string) => name.includes("/dist/runtime/") || name.includes("/dist/generated/");
+  const recompiled = compiled
+    .filter((c) => c.at > gcAt && ours(c.name))
+    .filter((c) => {
+      const earlier = compiled.filter((e) => e.sfi === c.sfi && e.at < c.at).at(-1);
+      return earlier !== undefined && !invalidations.some((i) => i.sfi === c.sfi && i.at > earlier.at && i.at < c.at);
+    })
+    .map((c) => c.name);
+  return { optimized, weakDeopts, recompiled };
 }
 
 describe("a full collection between requests keeps the request path's compiled code", () => {
@@ -78,6 +122,31 @@ describe("a full collection between requests keeps the request path's compiled c
       const { optimized, weakDeopts } = traced(path);
       expect(optimized).toContain("Inflight");
       expect(weakDeopts.filter((name) => PER_REQUEST_CLASSES.includes(name) || name === "admit")).toEqual([]);
+    });
+  }
+});
+
+// A closure made per request or per session (a listener, a callback) gets the
+// optimized code its site's feedback holds, and that hold is weak: with no such
+// closure alive at a full collection the code dies, and the next closures run
+// unoptimized until V8 compiles them again. Under session turnover the
+// initialize path's closures were compiled again every few seconds (seen in a
+// soak: ~280 sessions a second, TurboFan every ~3 s). Methods, bound where a
+// function is passed, keep theirs: the class holds them.
+describe("a full collection between requests leaves no function of mcpgen's to compile again", () => {
+  const paths: [string, number, number][] = [
+    ["stdio-legacy", WARM_UP, AFTER],
+    ["stdio-per-request", WARM_UP, AFTER],
+    ["http-sessions", WARM_UP, 3_000],
+    ["http-stateless", WARM_UP, 3_000],
+    ["http-per-request", WARM_UP, 3_000],
+    ["http-session-turnover", TURNOVER_WARM_UP, TURNOVER_AFTER],
+  ];
+  for (const [path, warmUp, after] of paths) {
+    test(`${path}: nothing compiled again that was not invalidated`, { timeout: 90_000 }, () => {
+      const { optimized, recompiled } = traced(path, warmUp, after);
+      expect(optimized).toContain("admit");
+      expect(recompiled).toEqual([]);
     });
   }
 });
