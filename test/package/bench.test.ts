@@ -176,10 +176,9 @@ test("bench/validate --cache (quick mode) splits JSON.parse's and mcpgen's costs
   // Four children under valgrind's cache simulation, two runs of each row.
   const stdout = quickRun("validate", ["--cache"], 400_000);
   const areas = new Map(
-    [...stdout.matchAll(/^(.+?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?)$/gm)].map((m) => [
-      m[1]!,
-      { floorIr: Number(m[2]), oursIr: Number(m[3]), floorI1: Number(m[4]), oursI1: Number(m[5]) },
-    ]),
+    [...stdout.matchAll(/^(.+?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?)$/gm)].map(
+      (m) => [m[1]!, { floorIr: Number(m[2]), oursIr: Number(m[3]), floorI1: Number(m[4]), oursI1: Number(m[5]) }],
+    ),
   );
   // Every area, in the order bench/callgrind-profile.ts declares them, then the total.
   expect([...areas.keys()]).toEqual([...AREAS, "total"]);
@@ -204,10 +203,9 @@ test("bench/stdio --cache (quick mode) splits each mcpgen row's costs per call b
   expect(tables).toHaveLength(2); // the legacy row and the per-request row
   for (const table of tables) {
     const areas = new Map(
-      [...table.matchAll(/^(.+?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?) +(\d+(?:\.\d)?)$/gm)].map((m) => [
-        m[1]!,
-        { floorIr: Number(m[2]), oursIr: Number(m[3]) },
-      ]),
+      [...table.matchAll(/^(.+?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?) +(-?\d+(?:\.\d)?)$/gm)].map(
+        (m) => [m[1]!, { floorIr: Number(m[2]), oursIr: Number(m[3]) }],
+      ),
     );
     expect([...areas.keys()]).toEqual([...AREAS, "total"]);
     // The floor runs no mcpgen code; the mcpgen row runs its runtime and generated checks on every call.
