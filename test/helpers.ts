@@ -43,10 +43,19 @@ export function snippetSource(text: string, options: { revision?: string; locked
   };
 }
 
+// The folders tempDir made in this test file. One hook, registered while the
+// file is collected, removes them: a hook registered from inside a test or a
+// beforeAll (where most tempDir calls are) is never run, and such folders were
+// left in /tmp by every run.
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder, removed when the test file finishes. */
 export function tempDir(prefix = "mcpgen-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  tempDirs.push(dir);
   return dir;
 }
 
