@@ -261,17 +261,18 @@ export function assumeInitialized(session: HandshakeSession, protocolVersion: st
   const info = host.served.forVersion(protocolVersion);
   if (!info || info.lifecycle !== "initialize" || lifecycle.phase !== "new") return false;
   lifecycle.stateless = true;
-  const adopt = (wire: Wire) => {
-    lifecycle.scope = sessionScope(wire, undefined, undefined, host.capabilitiesFor(wire));
-    lifecycle.envelope = wire.tables.envelope;
-    lifecycle.phase = "initialized";
-  };
   const wire = host.wires.loaded(info);
   if (wire) {
-    adopt(wire);
+    adoptAssumed(lifecycle, host, wire); // the common case: no closure made for the POST (runtime/hidden-classes.ts)
     return true;
   }
   lifecycle.phase = "initializing";
-  session.loads.adoptOnLoad(info, adopt);
+  session.loads.adoptOnLoad(info, (loaded) => adoptAssumed(lifecycle, host, loaded));
   return true;
+}
+
+function adoptAssumed(lifecycle: Lifecycle, host: SessionHost, wire: Wire): void {
+  lifecycle.scope = sessionScope(wire, undefined, undefined, host.capabilitiesFor(wire));
+  lifecycle.envelope = wire.tables.envelope;
+  lifecycle.phase = "initialized";
 }

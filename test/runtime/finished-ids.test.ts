@@ -34,6 +34,12 @@ describe("FinishedIds", () => {
     );
   });
 
+  test("the smallest capacities, where the first id (held alone until a second comes) is forgotten at once or next", () => {
+    for (const capacity of [1, 2])
+      checkAgainstModel(capacity, [5, "x", 5.5, 0, 7, 9, -0, "x", 2 ** 53], [1, "5", 6, 8, -1]);
+    checkAgainstModel(1, [0], [-0, "0", 1]);
+  });
+
   test("ids whose table slots collide (steps of the table's size, and of half of it)", () => {
     // The table has 2 * capacity slots: these ids all share slots and spill into the map.
     checkAgainstModel(
