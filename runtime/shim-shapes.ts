@@ -144,18 +144,23 @@ export function fits(value: unknown, shape: Shape, revision: RevisionShapes, dep
       }
     case "literal":
       return value === s.value;
+    // Loops, not callbacks: a closure made per call loses its optimized code in
+    // every full collection that finds none alive (runtime/hidden-classes.ts).
     case "union":
-      return s.members.some((m) => fits(value, m, revision, depth + 1));
+      for (const member of s.members) if (fits(value, member, revision, depth + 1)) return true;
+      return false;
     case "intersection":
-      return s.members.every((m) => fits(value, m, revision, depth + 1));
+      for (const member of s.members) if (!fits(value, member, revision, depth + 1)) return false;
+      return true;
     case "array":
-      return Array.isArray(value) && value.every((item) => fits(item, s.element, revision, depth + 1));
+      if (!Array.isArray(value)) return false;
+      for (const item of value) if (!fits(item, s.element, revision, depth + 1)) return false;
+      return true;
     case "tuple":
-      return (
-        Array.isArray(value) &&
-        value.length === s.elements.length &&
-        s.elements.every((e, i) => fits(value[i], e, revision, depth + 1))
-      );
+      if (!Array.isArray(value) || value.length !== s.elements.length) return false;
+      for (let i = 0; i < s.elements.length; i++)
+        if (!fits(value[i], s.elements[i]!, revision, depth + 1)) return false;
+      return true;
     case "object": {
       if (!isObject(value)) return false;
       for (const p of s.properties) {
@@ -163,13 +168,19 @@ export function fits(value: unknown, shape: Shape, revision: RevisionShapes, dep
         if (v === undefined ? !p.optional : !fits(v, p.type, revision, depth + 1)) return false;
       }
       if (!s.indexSignature) return true;
-      return Object.keys(value).every(
-        (k) => s.properties.some((p) => p.name === k) || fits(value[k], s.indexSignature!, revision, depth + 1),
-      );
+      for (const key of Object.keys(value))
+        if (!declares(s, key) && !fits(value[key], s.indexSignature, revision, depth + 1)) return false;
+      return true;
     }
     case "reference":
       return true;
   }
+}
+
+/** Whether the object shape declares a property `key`. */
+function declares(shape: Shape & { kind: "object" }, key: string): boolean {
+  for (const property of shape.properties) if (property.name === key) return true;
+  return false;
 }
 
 /** One reference token of a JSON pointer. */

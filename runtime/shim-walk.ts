@@ -14,6 +14,7 @@ import {
 } from "./shim-data.js";
 import { ANY, escape, fieldsOf, fits, is, isAny, membersOf, resolve, type Resolved } from "./shim-shapes.js";
 import { isObject } from "./validation.js";
+import { keepHiddenClass } from "./hidden-classes.js";
 
 /** One value's walk along a source shape and a target shape, within one step. */
 export class Walk {
@@ -57,7 +58,7 @@ export class Walk {
     const target = this.resolve(to, this.target);
     if (source.shape.kind === "union" && target.shape.kind !== "union") {
       // A union reaching a single type: as a union conversion whose target has one member.
-      return this.union(value, source, { shape: { kind: "union", members: [to] } }, at, field);
+      return this.union(value, source, [target], at, field);
     }
     let current = value;
     for (const hook of source.name ? (this.plan.hooks[source.name] ?? []) : [])
@@ -70,7 +71,7 @@ export class Walk {
     if (isAny(target.shape)) return current;
     switch (target.shape.kind) {
       case "union":
-        return this.union(current, source, target, at, field);
+        return this.union(current, source, this.members(target.shape, this.target), at, field);
       case "object":
         return this.object(current, source.shape, target.shape, at, field);
       case "array":
@@ -80,18 +81,20 @@ export class Walk {
     }
   }
 
-  private union(value: unknown, source: Resolved, target: Resolved, at: string, field: string): unknown {
+  private union(
+    value: unknown,
+    source: Resolved,
+    targetMembers: readonly Resolved[],
+    at: string,
+    field: string,
+  ): unknown {
     const sourceMembers = source.shape.kind === "union" ? this.members(source.shape, this.source) : [source];
-    const targetMembers = this.members(target.shape as Shape & { kind: "union" }, this.target);
-    const member = sourceMembers.find((m) => is(value, m, this.source)) ?? sourceMembers[0]!;
+    // Searched with loops (memberOf, named), not callbacks made per call (runtime/hidden-classes.ts).
+    const member = memberOf(sourceMembers, value, this.source) ?? sourceMembers[0]!;
     // The same member by name (or renamed), else a member that takes the value as it is.
     const name = member.name && (this.plan.renames[member.name] ?? member.name);
-    const counterpart =
-      (name ? targetMembers.find((m) => m.name === name) : undefined) ??
-      targetMembers.find((m) => is(value, m, this.target));
-    // By name where there is one, so that hooks on the member's type run.
-    const shape = (r: Resolved): Shape => (r.name ? { kind: "reference", name: r.name } : r.shape);
-    if (counterpart) return this.convert(value, shape(member), shape(counterpart), at, field);
+    const counterpart = (name ? named(targetMembers, name) : undefined) ?? memberOf(targetMembers, value, this.target);
+    if (counterpart) return this.convert(value, byName(member), byName(counterpart), at, field);
     const key = member.name ?? JSON.stringify(value);
     return this.memberRule(this.plan.members[key], key, value, at);
   }
@@ -200,3 +203,23 @@ export class Walk {
     return r.kind === "object" ? r : undefined;
   }
 }
+
+/** The first of `members` that `value` is. */
+function memberOf(members: readonly Resolved[], value: unknown, revision: RevisionShapes): Resolved | undefined {
+  for (const member of members) if (is(value, member, revision)) return member;
+  return undefined;
+}
+
+/** The member named `name`. */
+function named(members: readonly Resolved[], name: string): Resolved | undefined {
+  for (const member of members) if (member.name === name) return member;
+  return undefined;
+}
+
+/** A member's shape, by name where it has one, so that hooks on the member's type run. */
+function byName(member: Resolved): Shape {
+  return member.name ? { kind: "reference", name: member.name } : member.shape;
+}
+
+// Made per conversion that walks and dropped after (runtime/hidden-classes.ts).
+keepHiddenClass(new Walk(undefined as never, undefined as never, undefined as never, undefined as never, [], ""));

@@ -3,6 +3,7 @@
 // first event names where to POST; every answer travels on that stream, and a
 // POST is only acknowledged (202).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Authorization } from "../server/authorization.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel } from "../server/session.js";
 import type { RequestAuth } from "./http-exchanges.js";
@@ -10,6 +11,7 @@ import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
 import { openEventStream, overfull } from "./sse.js";
+import { keepHiddenClass } from "../hidden-classes.js";
 
 /** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
 export type MessageReader = (
@@ -53,25 +55,39 @@ export class LegacySseEndpoints {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     const legacy = id === null ? undefined : this.table.legacy.get(id);
     if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
-    this.readMessage(request, response, (message, length) => this.receive(response, legacy, message, auth, length));
+    // A bound method, not a closure made per POST (runtime/hidden-classes.ts).
+    this.readMessage(request, response, this.receive.bind(this, response, legacy, auth));
   }
 
   private receive(
     response: ServerResponse,
     legacy: LegacySseSession,
-    message: unknown,
     auth: RequestAuth | undefined,
+    message: unknown,
     length: number,
   ): void {
-    // Replies travel on the SSE stream; the channel carries this POST's authorization.
-    const channel: Channel = {
-      reply: (json) => {
-        if (json !== null) legacy.write(json);
-      },
-      send: legacy.write,
-      ...(auth ? { authorization: auth.authorization } : {}),
-    };
-    legacy.session.receiveMessage(message, channel, length);
+    legacy.session.receiveMessage(message, new StreamChannel(legacy, auth), length);
     response.writeHead(202).end();
   }
 }
+
+/** A POST's channel: replies travel on the session's SSE stream; it carries the POST's authorization. */
+class StreamChannel implements Channel {
+  readonly send: (json: string) => void;
+  readonly authorization: Authorization | undefined;
+
+  constructor(
+    private readonly legacy: LegacySseSession,
+    auth: RequestAuth | undefined,
+  ) {
+    this.send = legacy.write;
+    this.authorization = auth?.authorization;
+  }
+
+  reply(json: string | null): void {
+    if (json !== null) this.legacy.write(json);
+  }
+}
+
+// Made per POST and dropped after (runtime/hidden-classes.ts).
+keepHiddenClass(new StreamChannel({ write: () => {} } as never, undefined));

