@@ -35,7 +35,9 @@ describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
     const first = await extensionOutput(buildExtension(tasks, base), base);
     const second = await extensionOutput(buildExtension(tasks, base), base);
     expect(first.map((f) => f.path)).toEqual(
-      ["types", "methods", "checks", "tables", "validators", "guards", "extension", "index"].map((n) => `ext/tasks/${n}.ts`),
+      ["types", "methods", "checks", "tables", "validators", "guards", "extension", "index"].map(
+        (n) => `ext/tasks/${n}.ts`,
+      ),
     );
     expect(second).toEqual(first);
     const types = first.find((f) => f.path === "ext/tasks/types.ts")!.content;
