@@ -98,6 +98,8 @@ function chunkOf(id) {
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";
   if (/^dist\/runtime\/transports\/(http(-[a-z-]+)?|sse|auth)\.js$/.test(path)) return "http";
+  // Serving from a startup snapshot (node:v8 and the warm-up) stays in its entry: only a snapshot's script imports it.
+  if (path === "dist/runtime/transports/snapshot.js") return null;
   if ((m = /^dist\/runtime\/(server|transports|client|auth|redis)\//.exec(path)))
     return m[1] === "transports" ? "server" : m[1];
   if (path.startsWith("dist/runtime/")) return "runtime";

@@ -3,7 +3,8 @@
 //
 // Exit codes: 0 success; 1 `generate --check` found differences, `validate`
 // found an invalid message, or `call` failed (no connection, an error answer, a
-// tool result with isError); 2 bad input
+// tool result with isError), or `snapshot`'s build failed (the script threw
+// or its warm-up failed); 2 bad input
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
 // match the lock, `init` into a folder that is not empty).
 import { existsSync, readFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { listSpec, pinSpec, syncSpec, type SpecPaths } from "./spec-commands.js"
 import { validateCommand } from "./validate-command.js";
 import { callCommand } from "./call-command.js";
 import { initCommand } from "./init-command.js";
+import { snapshotCommand } from "./snapshot-command.js";
 
 /**
  * The manifest names the CLI runs under: "mcpgen" is the repository's checkout
@@ -266,6 +268,22 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .option("--http", "serve over Streamable HTTP instead of stdio")
     .action(async (dir: string, options) => {
       exitCode = await initCommand(io, { dir, transport: options.http ? "http" : "stdio", version: root.version });
+    });
+
+  program
+    .command("snapshot")
+    .description(
+      "build a V8 startup snapshot of a stdio server whose script calls serveStdioFromSnapshot (mcpgen/snapshot): it starts with `node --snapshot-blob BLOB`",
+    )
+    .argument("<script>", "the server's script")
+    .option("-o, --out <blob>", "the blob to write (default: the script's name with .blob, in the current folder)")
+    .option("--no-minify", "bundle without minifying (minified, function and class names are kept)")
+    .action(async (script: string, options) => {
+      exitCode = await snapshotCommand(io, {
+        script,
+        ...(options.out !== undefined ? { out: options.out } : {}),
+        minify: options.minify,
+      });
     });
 
   try {

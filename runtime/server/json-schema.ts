@@ -151,10 +151,20 @@ type AjvInstances = Record<"2020-12" | "draft-07", AjvInstance>;
 
 let instances: AjvInstances | undefined;
 
+/**
+ * What a check that needs ajv throws while a startup snapshot is built
+ * (mcpgen/snapshot): it is compiled when the server runs instead. A snapshot
+ * cannot hold a module loaded from node_modules: on Node 20, a process started
+ * from one fails an internal assertion before it runs anything.
+ */
+export class AjvWhenServing extends Error {}
+
 /** ajv, one instance per dialect; loaded synchronously (it is CommonJS) the first time a check needs it. */
 function ajv(): AjvInstances {
   if (instances !== undefined) return instances;
   const require = createRequire(import.meta.url);
+  if ((require("node:v8") as typeof import("node:v8")).startupSnapshot.isBuildingSnapshot())
+    throw new AjvWhenServing("ajv is loaded when the server runs, not while its startup snapshot is built");
   const { Ajv2020 } = require("ajv/dist/2020.js") as { Ajv2020: new (options: object) => AjvInstance };
   const { Ajv } = require("ajv") as { Ajv: new (options: object) => AjvInstance };
   // Formats are annotations, as in JSON Schema 2020-12 by default and as the

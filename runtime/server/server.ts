@@ -407,6 +407,17 @@ export class McpServer implements SessionHost {
     this.warmUp();
   }
 
+  /**
+   * Compiles every tool's input and output schemas now, loading ajv if one
+   * needs it; rejects naming the first invalid one. A server does this by
+   * itself, for input schemas after a session's handshake and for each schema
+   * on its tool's first call; a startup snapshot's build awaits it
+   * (mcpgen/snapshot), so that the blob holds ajv and the compiled checks.
+   */
+  compileToolSchemas(): Promise<void> {
+    return this.toolCatalog.compileAll();
+  }
+
   /** Compiles the tool schemas off the request path (loading ajv if one needs it). */
   private warmedUp = false;
   private warmUp(): void {

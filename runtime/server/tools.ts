@@ -7,7 +7,14 @@
 // outputSchema.
 import { INTERNAL_ERROR, type CallToolRequestParams, type CallToolResult, type Tool } from "./handler-revision.js";
 import { ProtocolError, invalidParams } from "./errors.js";
-import { compileSchema, dialectOf, schemaProblem, type ObjectSchema, type SchemaCheck } from "./json-schema.js";
+import {
+  AjvWhenServing,
+  compileSchema,
+  dialectOf,
+  schemaProblem,
+  type ObjectSchema,
+  type SchemaCheck,
+} from "./json-schema.js";
 import type { ServerLogger } from "./logging.js";
 import { headerParams, type HeaderParam } from "./header-check.js";
 import { InputRequired } from "./input-round.js";
@@ -121,11 +128,25 @@ export class ToolCatalog {
     if (this.byName.size === 0) return;
     const timer = setTimeout(() => {
       for (const [name, tool] of this.byName)
-        void this.schemaCheck(tool, "input").catch((error) =>
-          this.logger("error", `tool ${name}: invalid inputSchema: ${(error as Error).message}`),
-        );
+        void this.schemaCheck(tool, "input").catch((error) => {
+          if (!(error instanceof AjvWhenServing))
+            this.logger("error", `tool ${name}: invalid inputSchema: ${(error as Error).message}`);
+        });
     }, 0);
     (timer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Compiles every tool's input and output schemas now (loading ajv if one
+   * needs it); rejects on the first invalid one. While a startup snapshot is
+   * built, a schema that needs ajv is left for the server's run.
+   */
+  async compileAll(): Promise<void> {
+    for (const tool of this.byName.values())
+      for (const which of tool.tool.outputSchema === undefined ? (["input"] as const) : (["input", "output"] as const))
+        await this.schemaCheck(tool, which).catch((error) => {
+          if (!(error instanceof AjvWhenServing)) throw error;
+        });
   }
 
   /**
@@ -166,6 +187,10 @@ export class ToolCatalog {
       tool[`${which}Check`] = check;
       return check;
     } catch (error) {
+      if (error instanceof AjvWhenServing) {
+        tool[which] = undefined; // compiled again when the server runs
+        throw error;
+      }
       throw new ProtocolError(
         INTERNAL_ERROR,
         `Internal error: tool ${tool.tool.name} has an invalid ${which}Schema: ${(error as Error).message}`,

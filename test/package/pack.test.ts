@@ -84,7 +84,7 @@ describe("the tarballs", () => {
         (f) =>
           !f.startsWith("package/dist/chunks/") &&
           !/^package\/dist\/generated\/(.+\/)?index\.js$/.test(f) &&
-          !/^package\/dist\/runtime\/(index|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http))\.js$/.test(
+          !/^package\/dist\/runtime\/(index|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http|snapshot))\.js$/.test(
             f,
           ),
       ),
@@ -93,6 +93,7 @@ describe("the tarballs", () => {
       "package/dist/runtime/index.js",
       "package/dist/runtime/server/index.js",
       "package/dist/runtime/transports/stdio.js",
+      "package/dist/runtime/transports/snapshot.js",
       "package/dist/runtime/transports/http.js",
       "package/dist/runtime/client/index.js",
       "package/dist/generated/ext/tasks/index.js",
