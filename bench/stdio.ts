@@ -17,6 +17,9 @@
 //   mcpgen (bundled with the server)  the installed package's server bundled with its own script into
 //                         one ES module by rolldown (bench/bundled.ts), legacy era: what a server's
 //                         author saves at start by shipping it bundled
+//   mcpgen (startup snapshot)  the same server from a V8 startup snapshot: `mcpgen snapshot` of
+//                         bench/servers/snapshot-echo.ts in the installed project, started with
+//                         `node --snapshot-blob` (bench/snapshot.ts), in both eras
 //   SDK                   @modelcontextprotocol/sdk McpServer + StdioServerTransport (bench/servers/sdk-echo.ts)
 // Every answer is checked (the echoed text; on the per-request row also
 // resultType "complete"). Figures: tools/call requests per second, one at a
@@ -51,6 +54,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { bundleServer } from "./bundled.js";
 import { installedProject } from "./installed.js";
+import { snapshotServer } from "./snapshot.js";
 import { instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
@@ -90,8 +94,10 @@ const only = onlyWords(options);
 const nodeArgs = profileFlags(options);
 
 const servers = join(import.meta.dirname, "servers");
-const installed = installedProject(join(import.meta.dirname, "..", ".."), [
+const root = join(import.meta.dirname, "..", "..");
+const installed = installedProject(root, [
   join(servers, "mcpgen-echo.js"),
+  join(servers, "snapshot-echo.js"),
   join(servers, "echo-mcpgen.js"),
   join(servers, "in-process.js"),
   join(servers, "echo-floor.js"),
@@ -100,7 +106,9 @@ process.on("exit", installed.remove);
 const bundledServer = await bundleServer(installed.dir, "mcpgen-echo.js", "bundled");
 type Mode = "legacy" | "per-request";
 const CONTROL = "control: the floor again";
-const allTargets: { name: string; script: string; mode: Mode }[] = [
+const SNAPSHOT = "mcpgen (startup snapshot)";
+/** A row: `script`, or the node arguments that start it (`args`, a snapshot's blob). */
+const allTargets: { name: string; script: string; args?: string[]; mode: Mode }[] = [
   { name: "floor (bare Node)", script: join(servers, "floor.js"), mode: "legacy" },
   // The control: the floor measured as a row. Its ratios are what this run's noise alone makes of a
   // server exactly as fast as its floor (the other rows' ratios are worth no more than its distance from 1.00×).
@@ -110,6 +118,8 @@ const allTargets: { name: string; script: string; mode: Mode }[] = [
   { name: "mcpgen (per-request)", script: join(installed.dir, "mcpgen-echo.js"), mode: "per-request" },
   { name: "mcpgen (dist/)", script: join(servers, "mcpgen-echo.js"), mode: "legacy" },
   { name: "mcpgen (bundled with the server)", script: bundledServer, mode: "legacy" },
+  { name: SNAPSHOT, script: "snapshot-echo.blob", mode: "legacy" },
+  { name: `${SNAPSHOT}, per-request`, script: "snapshot-echo.blob", mode: "per-request" },
   { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
 const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
@@ -122,6 +132,15 @@ const targets = allTargets.filter(
     t.name === CONTROL ||
     only.some((word) => t.name.includes(word)),
 );
+// Built for the timed rows only: --instructions and --cache count what first-answer.js and
+// in-process.js import, which a snapshot is not.
+const timed = !options.has("--instructions") && !options.has("--cache");
+if (timed && targets.some((t) => t.name.startsWith(SNAPSHOT))) {
+  const args = snapshotServer(root, installed.dir, "snapshot-echo.js", "snapshot-echo.blob");
+  for (const t of targets) if (t.name.startsWith(SNAPSHOT)) t.args = args;
+}
+/** The node arguments that start a row's server. */
+const argsOf = (t: { script: string; args?: string[] }) => t.args ?? [t.script];
 
 const inProcessRows: { name: string; dir: string; row: string; floor: string }[] = [
   { name: FLOOR, dir: servers, row: "floor", floor: FLOOR },
@@ -218,7 +237,8 @@ if (options.has("--instructions")) {
   // The cold start counted: a process's start to its first answer (bench/servers/first-answer.ts
   // ends it there), each row sent the first line its cold start column waits on. Node runs as a user
   // starts it (its own threads and seeds), so counts move by a few percent: the median of three.
-  const coldRows = targets.filter((t) => t.name !== CONTROL);
+  // A snapshot's server is not a script first-answer.js can import: its rows are timed only.
+  const coldRows = targets.filter((t) => t.name !== CONTROL && !t.name.startsWith(SNAPSHOT));
   const firstAnswer = join(servers, "first-answer.js");
   const started = new Map<string, number>();
   const startCounts = quick ? 1 : 3;
@@ -264,10 +284,11 @@ function callLine(id: number, mode: Mode): string {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}${meta}}}\n`;
 }
 
-function start(script: string, mode: Mode): Server {
+function start(args: readonly string[], mode: Mode): Server {
   const perRequest = mode === "per-request";
+  const script = args.join(" ");
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
     env: childEnv,
   });
@@ -369,8 +390,8 @@ interface Figures {
   pipeP99: number;
 }
 
-async function throughput(script: string, mode: Mode): Promise<Figures> {
-  const server = start(script, mode);
+async function throughput(args: readonly string[], mode: Mode): Promise<Figures> {
+  const server = start(args, mode);
   await server.initialize();
   // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
   // chunk of 64 lines and a chunk of one take different branches (of the server's framing and of
@@ -392,8 +413,8 @@ async function throughput(script: string, mode: Mode): Promise<Figures> {
 }
 
 /** Spawn to the initialize answer (the target's measure), and to the answer of the first tools/call after it. */
-async function coldStart(script: string, mode: Mode): Promise<{ answer: number; call: number }> {
-  const server = start(script, mode);
+async function coldStart(args: readonly string[], mode: Mode): Promise<{ answer: number; call: number }> {
+  const server = start(args, mode);
   const answer = await server.initialize();
   const call = await server.firstCall();
   await server.stop();
@@ -413,12 +434,12 @@ const firstCalls = new Map<string, number[]>(targets.map((t) => [t.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (let i = 0; i < targets.length; i++) {
     const target = targets[(i + round) % targets.length]!;
-    results.get(target.name)!.push(await throughput(target.script, target.mode));
+    results.get(target.name)!.push(await throughput(argsOf(target), target.mode));
   }
 }
 for (let i = 0; i < coldStarts; i++)
   for (const target of targets) {
-    const { answer, call } = await coldStart(target.script, target.mode);
+    const { answer, call } = await coldStart(argsOf(target), target.mode);
     starts.get(target.name)!.push(answer);
     firstCalls.get(target.name)!.push(call);
   }
@@ -500,8 +521,10 @@ console.log(
     `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call; the same answers: resultType and _meta serverInfo).`,
 );
 
-// Issue #14's targets, for the installed package in both eras.
+// Issue #14's targets, for the installed package in both eras; and the cold start of the same server from a
+// startup snapshot (the rest of its figures are the same server's code as the installed package's rows).
 const judged = summary.filter((s) => s.name === "mcpgen" || s.name === "mcpgen (per-request)");
+const fromSnapshot = summary.filter((s) => s.name.startsWith(SNAPSHOT));
 const stdioTargets: Target[] = judged.flatMap((s) => {
   return [
     {
@@ -535,6 +558,14 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
     { what: `${s.name}: cold start ÷ floor`, value: s.ratios.cold, bound: "at most", limit: 1.2, unit: "×" },
   ];
 });
+for (const s of fromSnapshot)
+  stdioTargets.push({
+    what: `${s.name}: cold start ÷ floor`,
+    value: s.ratios.cold,
+    bound: "at most",
+    limit: 1.2,
+    unit: "×",
+  });
 if (stdioTargets.length > 0)
   console.log(`
 Targets (issue #14):\n${targetLines(stdioTargets)}`);

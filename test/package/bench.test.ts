@@ -97,6 +97,8 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     "mcpgen (per-request)",
     "mcpgen (dist/)",
     "mcpgen (bundled with the server)",
+    "mcpgen (startup snapshot)",
+    "mcpgen (startup snapshot), per-request",
     "SDK",
   ])
     expect(stdout).toMatch(row(name));
