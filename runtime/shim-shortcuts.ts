@@ -87,7 +87,9 @@ function materialize(
   };
 }
 
-const SHORTCUT_CHANGED = new Error("mcpgen.shims.shortcut-changed");
+// A sentinel, thrown and caught here only; not an Error, whose stack V8 captures when it is made
+// (and Node 22's startup snapshot builder crashes on an Error in the heap whose stack was never read).
+const SHORTCUT_CHANGED = Symbol("mcpgen.shims.shortcut-changed");
 
 export function takeShortcut(
   shortcut: Shortcut,

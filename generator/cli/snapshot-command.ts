@@ -6,7 +6,7 @@
 // dynamic import inlined: a process started from a snapshot cannot import().
 import { spawn } from "node:child_process";
 import { copyFile, mkdtemp, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
@@ -48,7 +48,11 @@ export async function snapshotCommand(io: Io, options: SnapshotCommandOptions): 
           code !== 0
             ? `failed (exit ${code})`
             : "wrote no snapshot: the script ended the process (a script for a snapshot serves through serveStdioFromSnapshot, not serveStdio)"
-        } running ${displayPath(io, script)}; nothing written\n`,
+        } running ${displayPath(io, script)}; nothing written\n` +
+          // Seen on Node 22.23: the builder aborts on an Error object in the heap whose stack was never read.
+          (output.includes("std::length_error")
+            ? "(Node 22's builder aborts so when the heap holds an Error whose stack was never read: an Error made at the top level and kept; read its .stack once, or make it where it is thrown)\n"
+            : ""),
       );
       return 1;
     }
@@ -145,7 +149,11 @@ function run(args: string[], cwd: string): Promise<{ code: number; output: strin
     child.stderr.setEncoding("utf8").on("data", keep);
     child.on("error", fail);
     child.on("close", (code, signal) =>
-      done({ code: code ?? (signal ? 128 : 1), output: shortLines(output.replace(NODE_MODULE_WARNING, "")) }),
+      done({
+        // Killed by a signal: the shell's convention, 128 + its number (an abort is 134).
+        code: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0),
+        output: shortLines(output.replace(NODE_MODULE_WARNING, "")),
+      }),
     );
   });
 }
