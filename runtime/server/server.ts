@@ -412,10 +412,14 @@ export class McpServer implements SessionHost {
    * needs it; rejects naming the first invalid one. A server does this by
    * itself, for input schemas after a session's handshake and for each schema
    * on its tool's first call; a startup snapshot's build awaits it
-   * (mcpgen/snapshot), so that the blob holds ajv and the compiled checks.
+   * (mcpgen/snapshot), so that the blob holds the compiled checks (but not
+   * ajv: a schema that needs it is compiled when the server runs).
    */
-  compileToolSchemas(): Promise<void> {
-    return this.toolCatalog.compileAll();
+  async compileToolSchemas(): Promise<void> {
+    // A schema left for the run (one that needs ajv, while a snapshot is built) is compiled after the
+    // run's first handshake, as in a server started from its script: the build's warm-up sessions
+    // must not count as that handshake.
+    if ((await this.toolCatalog.compileAll()) > 0) this.warmedUp = false;
   }
 
   /** Compiles the tool schemas off the request path (loading ajv if one needs it). */

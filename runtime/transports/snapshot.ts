@@ -12,8 +12,10 @@
 // warmed up: one session per warmed revision goes through the stdio transport
 // over in-memory streams, so that revision's tables (and shims) are loaded and
 // the code of the handshake and of a list request is compiled when the heap is
-// captured; then every tool's schemas are compiled (ajv loaded, if one needs
-// it). No handler of the server's runs in the warm-up: it sends initialize
+// captured; then every tool's schemas are compiled, but for those that need
+// ajv, which a snapshot cannot hold (runtime/server/json-schema.ts): the run
+// compiles them after its first handshake, as a server started from its script
+// does. No handler of the server's runs in the warm-up: it sends initialize
 // (handshake revisions) and tools/list only.
 import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";

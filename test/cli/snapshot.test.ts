@@ -18,8 +18,9 @@ import { captureIo, projectRoot, tempDir } from "../helpers.js";
 import { packPackages } from "../package/packs.js";
 
 // A server with a tool whose schema the simple checks take, one that needs ajv
-// (a pattern and a $ref), and a prompt.
+// (a pattern and a $ref), one that says whether ajv is loaded, and a prompt.
 const SERVER = `
+import { createRequire } from "node:module";
 import { McpServer } from "mcpgen/server";
 import { serveStdioFromSnapshot } from "mcpgen/snapshot";
 
@@ -41,6 +42,11 @@ server.tool(
     },
   },
   ({ code }) => ({ content: [{ type: "text", text: "code " + code }] }),
+);
+server.tool(
+  "ajv-loaded",
+  { description: "Whether this process has loaded ajv.", inputSchema: { type: "object" } },
+  () => String(Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes("/node_modules/ajv/"))),
 );
 server.prompt("greet", { description: "A greeting." }, () => "Say hello.");
 serveStdioFromSnapshot(server);
@@ -103,7 +109,7 @@ describe("a snapshot built", () => {
           ) as unknown as Client);
       await client.connect(handshake ? new StdioClientTransport(started()) : (new StdioV2(started()) as never));
       try {
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["code", "echo"]);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["ajv-loaded", "code", "echo"]);
         expect((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([
           { type: "text", text: "hi" },
         ]);
@@ -122,6 +128,30 @@ describe("a snapshot built", () => {
       }
     }, 60_000);
   }
+
+  // A schema that needs ajv is compiled after a session's handshake, off the request path, as in a
+  // server started from its script; not on its tool's first call. The build's warm-up sessions
+  // do not count as that handshake: the blob holds no ajv, so nothing was compiled then.
+  for (const [how, args] of [
+    ["from the snapshot", () => ["--snapshot-blob", blob]],
+    ["from its script", () => ["server.js"]],
+  ] as const)
+    test(`loads ajv after the first handshake, before a tool needs it: started ${how}`, async () => {
+      const client = new Client({ name: "snapshot-test", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ ...started(), args: args() }));
+      try {
+        const loaded = async () =>
+          (await client.callTool({ name: "ajv-loaded", arguments: {} })).content as { text: string }[];
+        let answer = await loaded();
+        for (let tries = 0; tries < 100 && answer[0]?.text !== "true"; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          answer = await loaded();
+        }
+        expect(answer).toEqual([{ type: "text", text: "true" }]);
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
 
   test("serves a revision it did not warm up (2024-11-05, through the shims)", async () => {
     const lines = await exchange(
@@ -201,8 +231,8 @@ describe("a build that fails", () => {
     const result = await failing(
       "loads.js",
       SERVER.replace(
-        'import { McpServer } from "mcpgen/server";',
-        'import { McpServer } from "mcpgen/server";\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("ajv");',
+        'import { serveStdioFromSnapshot } from "mcpgen/snapshot";',
+        'import { serveStdioFromSnapshot } from "mcpgen/snapshot";\ncreateRequire(import.meta.url)("ajv");',
       ),
     );
     expect(result.code).toBe(1);
