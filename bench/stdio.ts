@@ -50,7 +50,7 @@
 //               start counted the same way (a process's start to its first answer; within a few percent)
 //   --cache     instead: the in-process rows under callgrind's cache simulation, each mcpgen row's instructions
 //               and L1 instruction-cache misses per call beside its floor's, by area (bench/callgrind-profile.ts)
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { bundleServer } from "./bundled.js";
 import { installedProject } from "./installed.js";
@@ -60,6 +60,7 @@ import { areaRows, difference, topFunctions, totals, type CallgrindProfile } fro
 import { printTable } from "./table.js";
 import { pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
+import { callLine, childEnv, drive, INITIALIZE, percentile, startServer, type Mode } from "./stdio-driver.js";
 
 const options = benchOptions(
   "stdio.js",
@@ -104,7 +105,6 @@ const installed = installedProject(root, [
 ]);
 process.on("exit", installed.remove);
 const bundledServer = await bundleServer(installed.dir, "mcpgen-echo.js", "bundled");
-type Mode = "legacy" | "per-request";
 const CONTROL = "control: the floor again";
 const SNAPSHOT = "mcpgen (startup snapshot)";
 /** A row: `script`, or the node arguments that start it (`args`, a snapshot's blob). */
@@ -122,7 +122,6 @@ const allTargets: { name: string; script: string; args?: string[]; mode: Mode }[
   { name: `${SNAPSHOT}, per-request`, script: "snapshot-echo.blob", mode: "per-request" },
   { name: "SDK", script: join(servers, "sdk-echo.js"), mode: "legacy" },
 ];
-const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
 const FLOOR = "floor (bare Node)";
 const PER_REQUEST_FLOOR = "floor, per-request body";
 const targets = allTargets.filter(
@@ -153,20 +152,6 @@ const inProcessRows: { name: string; dir: string; row: string; floor: string }[]
 /** What a row is measured against: the floor sent the same kind of lines (per-request lines are longer). */
 const floorNameOf = (name: string) =>
   targets.find((t) => t.name === name)!.mode === "per-request" ? PER_REQUEST_FLOOR : FLOOR;
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-});
-
-/** What every per-request call's params carry in _meta, serialized once. */
-const PER_REQUEST_META = JSON.stringify({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-});
 
 if (options.has("--cache")) {
   // The --instructions windows under callgrind's cache simulation, each mcpgen row beside its floor: the
@@ -268,119 +253,6 @@ if (options.has("--instructions")) {
   process.exit(0);
 }
 
-interface Server {
-  call(id: number): void;
-  /** Legacy: initialize (id 0), resolved at its response. Per-request: a first tools/call (id 0), at its response. */
-  initialize(): Promise<number>;
-  /** After initialize: ms from the spawn to the answer of a first tools/call (per-request: initialize's own figure). */
-  firstCall(): Promise<number>;
-  onResponse: (id: number) => void;
-  stop(): Promise<void>;
-}
-
-/** A tools/call of echo, as a line; per-request lines carry the _meta. */
-function callLine(id: number, mode: Mode): string {
-  const meta = mode === "per-request" ? `,"_meta":${PER_REQUEST_META}` : "";
-  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}${meta}}}\n`;
-}
-
-function start(args: readonly string[], mode: Mode): Server {
-  const perRequest = mode === "per-request";
-  const script = args.join(" ");
-  const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-    env: childEnv,
-  });
-  const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  let buffered = "";
-  let initialized: ((ms: number) => void) | undefined;
-  let firstAnswer = 0;
-  const server: Server = {
-    onResponse: () => {},
-    call(id) {
-      child.stdin.write(callLine(id, mode));
-    },
-    initialize() {
-      return new Promise((resolve) => {
-        initialized = resolve;
-        if (perRequest) server.call(0);
-        else child.stdin.write(INITIALIZE + "\n");
-      });
-    },
-    firstCall() {
-      if (perRequest) return Promise.resolve(firstAnswer);
-      return new Promise((resolve) => {
-        server.onResponse = () => resolve(performance.now() - started);
-        server.call(1);
-      });
-    },
-    async stop() {
-      child.stdin.end();
-      await exited;
-      clearTimeout(killer);
-    },
-  };
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      const message = JSON.parse(line) as {
-        id?: number;
-        result?: { content?: { text: string }[]; resultType?: string };
-        error?: unknown;
-      };
-      if (message.id === undefined) continue;
-      if (message.id === 0 && !perRequest) {
-        initialized?.((firstAnswer = performance.now() - started));
-        child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-        continue;
-      }
-      if (
-        message.result?.content?.[0]?.text !== `hello ${message.id}` ||
-        (perRequest && message.result.resultType !== "complete")
-      )
-        throw new Error(`${script} (${mode}): unexpected answer ${line.slice(0, 200)}`);
-      if (message.id === 0) initialized?.((firstAnswer = performance.now() - started));
-      else server.onResponse(message.id);
-    }
-  });
-  return server;
-}
-
-/** Calls `total` times with at most `depth` outstanding; returns requests/s and latencies in µs. */
-function drive(
-  server: Server,
-  total: number,
-  depth: number,
-  firstId: number,
-): Promise<{ rps: number; latencies: number[] }> {
-  return new Promise((resolve) => {
-    const sentAt = new Map<number, number>();
-    const latencies: number[] = [];
-    let sent = 0;
-    let received = 0;
-    const began = performance.now();
-    const send = () => {
-      const id = firstId + sent++;
-      sentAt.set(id, performance.now());
-      server.call(id);
-    };
-    server.onResponse = (id) => {
-      latencies.push((performance.now() - sentAt.get(id)!) * 1000);
-      sentAt.delete(id);
-      received++;
-      if (sent < total) send();
-      else if (received === total) resolve({ rps: total / ((performance.now() - began) / 1000), latencies });
-    };
-    for (let i = 0; i < Math.min(depth, total); i++) send();
-  });
-}
-
 interface Figures {
   sequential: number;
   seqP50: number;
@@ -391,7 +263,7 @@ interface Figures {
 }
 
 async function throughput(args: readonly string[], mode: Mode): Promise<Figures> {
-  const server = start(args, mode);
+  const server = startServer(args, mode, nodeArgs);
   await server.initialize();
   // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
   // chunk of 64 lines and a chunk of one take different branches (of the server's framing and of
@@ -414,16 +286,11 @@ async function throughput(args: readonly string[], mode: Mode): Promise<Figures>
 
 /** Spawn to the initialize answer (the target's measure), and to the answer of the first tools/call after it. */
 async function coldStart(args: readonly string[], mode: Mode): Promise<{ answer: number; call: number }> {
-  const server = start(args, mode);
+  const server = startServer(args, mode, nodeArgs);
   const answer = await server.initialize();
   const call = await server.firstCall();
   await server.stop();
   return { answer, call };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
 const median = (values: number[]) => percentile(values, 0.5);

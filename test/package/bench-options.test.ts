@@ -65,17 +65,23 @@ describe("the scripts", () => {
       timeout: 60_000,
     });
 
-  test.each(["http.js", "stdio.js", "client.js", "cluster.js", "memory.js", "validate.js", "generate.js"])(
-    "%s stops at an unknown option with exit code 2 and its usage, and --help prints the usage",
-    (script) => {
-      const bad = run(script, ["--rounds-typo", "3"]);
-      expect(bad.status).toBe(2);
-      expect(bad.stderr).toContain(`bench/${script}: unknown option "--rounds-typo"`);
-      expect(bad.stderr).toContain(`usage: node dist/bench/${script}`);
-      expect(bad.stdout).toBe(""); // nothing measured, nothing started
-      const help = run(script, ["--help"]);
-      expect(help.status).toBe(0);
-      expect(help.stdout).toContain("--help");
-    },
-  );
+  test.each([
+    "http.js",
+    "stdio.js",
+    "stdio-warmup.js",
+    "client.js",
+    "cluster.js",
+    "memory.js",
+    "validate.js",
+    "generate.js",
+  ])("%s stops at an unknown option with exit code 2 and its usage, and --help prints the usage", (script) => {
+    const bad = run(script, ["--rounds-typo", "3"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`bench/${script}: unknown option "--rounds-typo"`);
+    expect(bad.stderr).toContain(`usage: node dist/bench/${script}`);
+    expect(bad.stdout).toBe(""); // nothing measured, nothing started
+    const help = run(script, ["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("--help");
+  });
 });

@@ -112,6 +112,26 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
   for (const name of ["mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(inProcess(name, false));
 }, 180_000);
 
+test("bench/stdio-warmup runs (quick mode): each row's requests a second and its ratio to its floor, window by window", () => {
+  const stdout = quickRun("stdio-warmup");
+  const [perSecond, ratios] = stdout.split("÷ the row's floor");
+  // Quick mode: three windows of 300 calls after 200 calls 64 in flight.
+  const row = (name: string, cell: string) => new RegExp(`^${name.replace(/[()]/g, "\\$&")}(?: +${cell}){3}$`, "m");
+  expect(perSecond).toContain("1: 201–500");
+  for (const name of [
+    "floor (bare Node)",
+    "control: the floor again",
+    "floor, per-request body",
+    "mcpgen",
+    "mcpgen (per-request)",
+  ])
+    expect(perSecond).toMatch(row(name, "\\d+"));
+  for (const name of ["control: the floor again", "mcpgen", "mcpgen (per-request)"])
+    expect(ratios).toMatch(row(name, "\\d+\\.\\d\\d×"));
+  // A floor is not divided by itself.
+  expect(ratios).not.toMatch(/^floor/m);
+}, 120_000);
+
 test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const stdout = quickRun("http");
   // server, req/s, ×floor, p50, p99, CPU µs/req, CPU ×floor, peak RSS MB
