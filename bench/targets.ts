@@ -68,3 +68,15 @@ export function leastSquares(points: readonly { x: number; y: number }[]): { slo
   for (const p of points) residuals += (p.y - my - slope * (p.x - mx)) ** 2;
   return { slope, standardError: Math.sqrt(residuals / (n - 2) / sxx) };
 }
+
+/**
+ * How much steeper one fitted slope is than another (a row's heap beside its
+ * floor's, fitted over separate runs), with the standard error of the
+ * difference: the two fits' errors are independent, so they add in quadrature.
+ */
+export function slopeBeyond(
+  row: { slope: number; standardError: number },
+  floor: { slope: number; standardError: number },
+): { slope: number; standardError: number } {
+  return { slope: row.slope - floor.slope, standardError: Math.hypot(row.standardError, floor.standardError) };
+}

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
-import { leastSquares, pairedRatio } from "../../bench/targets.js";
+import { leastSquares, pairedRatio, slopeBeyond } from "../../bench/targets.js";
 import { AREAS } from "../../bench/callgrind-profile.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
@@ -47,6 +47,17 @@ test("leastSquares: the slope and its standard error, which is 0 on a line and g
     ]),
   ).toThrow(/2 points/);
   expect(() => leastSquares([0, 0, 0].map((x) => ({ x, y: x })))).toThrow(/same x/);
+});
+
+test("slopeBeyond: a row's slope less its floor's, their errors added in quadrature", () => {
+  const beyond = slopeBeyond({ slope: 8.7, standardError: 3 }, { slope: 5.6, standardError: 4 });
+  expect(beyond.slope).toBeCloseTo(3.1, 12);
+  expect(beyond.standardError).toBeCloseTo(5, 12); // sqrt(3² + 4²)
+  // A row that grows while its floor holds keeps its whole slope.
+  expect(slopeBeyond({ slope: 40, standardError: 1 }, { slope: 0, standardError: 0 })).toEqual({
+    slope: 40,
+    standardError: 1,
+  });
 });
 
 test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
@@ -326,7 +337,14 @@ test("bench/memory runs (quick mode): idle-session and soak rows for every serve
   expect(stdout).toMatch(
     /^ {2}mcpgen: heap per idle legacy session +\d+\.\d\d KB {2}target ≤ 4\.00 KB: (met|NOT MET)$/m,
   );
-  expect(stdout).toMatch(
-    /^ {2}mcpgen: soak's heap slope, low end of its 95% interval +-?\d+\.\d KB\/min {2}target ≤ 0\.0 KB\/min: (met|NOT MET)$/m,
-  );
+  // "No growth" is judged beside the floor: mcpgen's slope less the floor's, and the low end of its interval.
+  const beyond = /^mcpgen's slope beyond the floor's: (-?\d+\.\d) ± (\d+\.\d) KB\/min \(95%\)$/m.exec(stdout);
+  expect(beyond).not.toBeNull();
+  const verdict =
+    /^ {2}mcpgen: soak's heap slope beyond the floor's, low end of its 95% interval +(-?\d+\.\d) KB\/min {2}target ≤ 0\.0 KB\/min: (met|NOT MET)$/m.exec(
+      stdout,
+    );
+  expect(verdict).not.toBeNull();
+  expect(Number(verdict![1])).toBeCloseTo(Number(beyond![1]) - Number(beyond![2]), 0);
+  expect(verdict![2]).toBe(Number(verdict![1]) <= 0 ? "met" : "NOT MET");
 }, 180_000);
