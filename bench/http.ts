@@ -336,6 +336,10 @@ const summary = targets.map((t) => {
     rps: pick("rps"),
     /** The median over rounds of the row's req/s ÷ its floor's in the same round. */
     ratio: isFloor ? 1 : median(ratios.map((r) => r.rps)),
+    /** The lowest and highest of those per-round ratios: how far one round's ratio moves in this run. */
+    ratioRange: isFloor
+      ? undefined
+      : ([Math.min(...ratios.map((r) => r.rps)), Math.max(...ratios.map((r) => r.rps))] as const),
     /** The same for the CPU time per request; undefined when no floor window lasted a clock tick of CPU (--quick). */
     cpuRatio: isFloor ? 1 : medianOfFinite(ratios.map((r) => r.cpuUs)),
     p50: pick("p50"),
@@ -351,11 +355,22 @@ console.log(
     `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${callsPerClient} calls a client, ` +
     `each row beside a floor process of its own; medians over rounds\n`,
 );
-const header = ["server", "req/s", "×floor", "p50 µs", "p99 µs", "CPU µs/req", "CPU ×floor", "peak RSS MB"];
+const header = [
+  "server",
+  "req/s",
+  "×floor",
+  "rounds' ×floor",
+  "p50 µs",
+  "p99 µs",
+  "CPU µs/req",
+  "CPU ×floor",
+  "peak RSS MB",
+];
 const rows = summary.map((s) => [
   s.name,
   s.rps.toFixed(0),
   `${s.ratio.toFixed(2)}×`,
+  s.ratioRange === undefined ? "-" : `${s.ratioRange[0].toFixed(2)}–${s.ratioRange[1].toFixed(2)}`,
   s.p50.toFixed(0),
   s.p99.toFixed(0),
   s.cpuUs.toFixed(1),
@@ -364,7 +379,7 @@ const rows = summary.map((s) => [
 ]);
 printTable(header, rows);
 console.log(
-  `\n×floor: the median over rounds of the row's req/s ÷ its floor's in the same round, measured one after the other (CPU ×floor: the same for CPU µs/req); ` +
+  `\n×floor: the median over rounds of the row's req/s ÷ its floor's in the same round, measured one after the other; rounds' ×floor: the lowest and highest of those rounds' ratios (CPU ×floor: the same median for CPU µs/req); ` +
     `legacy rows (2025-11-25, handshake) against "${floors.legacy}", per-request rows (2026-07-28, _meta and Mcp-* headers) ` +
     `against "${floors["per-request"]}". Peak RSS: over each process's run (a floor's line: the median of its processes'; a row's target: beyond its own floor process's).`,
 );

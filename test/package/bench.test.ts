@@ -145,7 +145,7 @@ test("bench/stdio-warmup runs (quick mode): each row's requests a second and its
 
 test("bench/http runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const stdout = quickRun("http");
-  // server, req/s, ×floor, p50, p99, CPU µs/req, CPU ×floor, peak RSS MB
+  // server, req/s, ×floor, the rounds' lowest–highest ×floor (a floor: -), p50, p99, CPU µs/req, CPU ×floor, peak RSS MB
   for (const name of [
     "floor (node:http)",
     "control: the floor again",
@@ -157,13 +157,21 @@ test("bench/http runs (quick mode): every server answers every call, and the tab
     "floor, per-request body",
     "mcpgen (per-request)",
     "SDK v2 (per-request)",
-  ])
-    expect(stdout).toMatch(
-      new RegExp(
-        `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +(\\d+\\.\\d\\d×|-) +\\d+\\.\\d$`,
-        "m",
-      ),
-    );
+  ]) {
+    const row = new RegExp(
+      `^${name.replace(/[()]/g, "\\$&")} +\\d+ +(\\d+\\.\\d\\d)× +(?:(\\d+\\.\\d\\d)–(\\d+\\.\\d\\d)|-) +\\d+ +\\d+ +\\d+\\.\\d +(\\d+\\.\\d\\d×|-) +\\d+\\.\\d$`,
+      "m",
+    ).exec(stdout);
+    expect(row, name).not.toBeNull();
+    const [, ratio, lowest, highest] = row!;
+    if (name.startsWith("floor"))
+      expect(lowest, name).toBeUndefined(); // a floor is 1.00× by definition
+    else {
+      // The median of the rounds' ratios lies within their range (each printed to two places).
+      expect(Number(lowest), name).toBeLessThanOrEqual(Number(ratio) + 0.005);
+      expect(Number(highest), name).toBeGreaterThanOrEqual(Number(ratio) - 0.005);
+    }
+  }
 }, 180_000);
 
 /**
