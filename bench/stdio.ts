@@ -58,7 +58,7 @@ import { snapshotServer } from "./snapshot.js";
 import { instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
-import { pairedRatio, targetLines, type Target } from "./targets.js";
+import { pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 import { callLine, childEnv, drive, INITIALIZE, percentile, startServer, type Mode } from "./stdio-driver.js";
 
@@ -321,6 +321,13 @@ const summary = targets.map((t) => {
       figures.map((f) => f[key]),
       floorFigures.map((f) => f[key]),
     );
+  const rangeOf = (key: keyof Figures) => ({
+    of: "rounds",
+    ...pairedRange(
+      figures.map((f) => f[key]),
+      floorFigures.map((f) => f[key]),
+    ),
+  });
   return {
     name: t.name,
     sequential: pick("sequential"),
@@ -338,6 +345,14 @@ const summary = targets.map((t) => {
       pipeP99: paired("pipeP99"),
       cold: pairedRatio(starts.get(t.name)!, starts.get(floorNameOf(t.name))!),
       firstCall: pairedRatio(firstCalls.get(t.name)!, firstCalls.get(floorNameOf(t.name))!),
+    },
+    /** The lowest and highest of the per-round (per-spawn) ratios behind each target's median. */
+    ranges: {
+      sequential: rangeOf("sequential"),
+      seqP99: rangeOf("seqP99"),
+      pipelined: rangeOf("pipelined"),
+      pipeP99: rangeOf("pipeP99"),
+      cold: { of: "spawns", ...pairedRange(starts.get(t.name)!, starts.get(floorNameOf(t.name))!) },
     },
   };
 });
@@ -397,6 +412,7 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
     {
       what: `${s.name}: sequential req/s ÷ floor`,
       value: s.ratios.sequential,
+      range: s.ranges.sequential,
       bound: "at least",
       limit: 0.9,
       unit: "×",
@@ -404,6 +420,7 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
     {
       what: `${s.name}: ${inFlight}-deep req/s ÷ floor`,
       value: s.ratios.pipelined,
+      range: s.ranges.pipelined,
       bound: "at least",
       limit: 1,
       unit: "×",
@@ -411,6 +428,7 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
     {
       what: `${s.name}: sequential p99 ÷ floor's`,
       value: s.ratios.seqP99,
+      range: s.ranges.seqP99,
       bound: "at most",
       limit: 1.5,
       unit: "×",
@@ -418,24 +436,35 @@ const stdioTargets: Target[] = judged.flatMap((s) => {
     {
       what: `${s.name}: ${inFlight}-deep p99 ÷ floor's`,
       value: s.ratios.pipeP99,
+      range: s.ranges.pipeP99,
       bound: "at most",
       limit: 1.5,
       unit: "×",
     },
-    { what: `${s.name}: cold start ÷ floor`, value: s.ratios.cold, bound: "at most", limit: 1.2, unit: "×" },
+    {
+      what: `${s.name}: cold start ÷ floor`,
+      value: s.ratios.cold,
+      range: s.ranges.cold,
+      bound: "at most",
+      limit: 1.2,
+      unit: "×",
+    },
   ];
 });
 for (const s of fromSnapshot)
   stdioTargets.push({
     what: `${s.name}: cold start ÷ floor`,
     value: s.ratios.cold,
+    range: s.ranges.cold,
     bound: "at most",
     limit: 1.2,
     unit: "×",
   });
 if (stdioTargets.length > 0)
-  console.log(`
-Targets (issue #14):\n${targetLines(stdioTargets)}`);
+  console.log(
+    `\nTargets (issue #14):\n${targetLines(stdioTargets)}\n` +
+      `(rounds, spawns: the lowest and highest of the ratios, one a round or a spawn, whose median is judged)`,
+  );
 
 // In process (bench/servers/in-process.ts): each server's own work per call, its stdio transport
 // fed through in-memory streams, without the pipes and the driver's turns on the cores that make

@@ -14,21 +14,29 @@ export interface Target {
   /** How a value prints: "×" for ratios, else a unit such as " ms" or " MB". */
   unit: string;
   digits?: number;
+  /**
+   * The lowest and highest of the figures whose median `value` is (pairedRange), and what they are
+   * of ("rounds", "spawns"): how far one of them moved in this run.
+   */
+  range?: { of: string; low: number; high: number };
 }
 
-/** One line per target: the figure, the bound and "met" / "NOT MET". */
+/** One line per target: the figure, the bound and "met" / "NOT MET", and the rounds' range where given. */
 export function targetLines(targets: readonly Target[]): string {
   const show = (value: number, t: Target) => `${value.toFixed(t.digits ?? 2)}${t.unit}`;
   const width = Math.max(...targets.map((t) => t.what.length));
-  return targets
-    .map((t) => {
-      const wanted = `${t.bound === "at least" ? "≥" : "≤"} ${show(t.limit, t)}`;
-      if (t.value === undefined || Number.isNaN(t.value))
-        return `  ${t.what.padEnd(width)}  (not run)  target ${wanted}`;
-      const met = t.bound === "at least" ? t.value >= t.limit : t.value <= t.limit;
-      return `  ${t.what.padEnd(width)}  ${show(t.value, t).padStart(9)}  target ${wanted}: ${met ? "met" : "NOT MET"}`;
-    })
-    .join("\n");
+  const lines = targets.map((t) => {
+    const wanted = `${t.bound === "at least" ? "≥" : "≤"} ${show(t.limit, t)}`;
+    if (t.value === undefined || Number.isNaN(t.value))
+      return { head: `  ${t.what.padEnd(width)}  (not run)  target ${wanted}`, range: "" };
+    const met = t.bound === "at least" ? t.value >= t.limit : t.value <= t.limit;
+    return {
+      head: `  ${t.what.padEnd(width)}  ${show(t.value, t).padStart(9)}  target ${wanted}: ${met ? "met" : "NOT MET"}`,
+      range: t.range === undefined ? "" : `(${t.range.of} ${show(t.range.low, t)}–${show(t.range.high, t)})`,
+    };
+  });
+  const headWidth = Math.max(...lines.filter((l) => l.range).map((l) => l.head.length));
+  return lines.map((l) => (l.range ? `${l.head.padEnd(headWidth)}  ${l.range}` : l.head)).join("\n");
 }
 
 /**
@@ -38,11 +46,22 @@ export function targetLines(targets: readonly Target[]): string {
  * different moments would carry that drift into the ratio.
  */
 export function pairedRatio(row: readonly number[], floor: readonly number[]): number {
-  if (row.length !== floor.length || row.length === 0)
-    throw new Error(`pairedRatio: ${row.length} rounds against the floor's ${floor.length}`);
-  const ratios = row.map((value, round) => value / floor[round]!).sort((a, b) => a - b);
+  const ratios = pairedRatios(row, floor);
   const middle = ratios.length >> 1;
   return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+}
+
+/** The lowest and highest of the per-round ratios whose median pairedRatio is. */
+export function pairedRange(row: readonly number[], floor: readonly number[]): { low: number; high: number } {
+  const ratios = pairedRatios(row, floor);
+  return { low: ratios[0]!, high: ratios[ratios.length - 1]! };
+}
+
+/** Each round's row figure ÷ the floor's of the same round, sorted. */
+function pairedRatios(row: readonly number[], floor: readonly number[]): number[] {
+  if (row.length !== floor.length || row.length === 0)
+    throw new Error(`pairedRatio: ${row.length} rounds against the floor's ${floor.length}`);
+  return row.map((value, round) => value / floor[round]!).sort((a, b) => a - b);
 }
 
 /**

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
-import { leastSquares, pairedRatio, slopeBeyond } from "../../bench/targets.js";
+import { leastSquares, pairedRange, pairedRatio, slopeBeyond, targetLines } from "../../bench/targets.js";
 import { AREAS } from "../../bench/callgrind-profile.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
@@ -29,6 +29,32 @@ test("pairedRatio: the median of the rounds' own ratios, not a ratio of two medi
   expect(pairedRatio([120, 60, 100], [100, 50, 200])).toBeCloseTo(1.2, 10);
   expect(pairedRatio([1, 2], [1, 1])).toBeCloseTo(1.5, 10); // an even count: the mean of the middle two
   expect(() => pairedRatio([1, 2], [1])).toThrow(/2 rounds against the floor's 1/);
+});
+
+test("pairedRange: the lowest and highest of the rounds' own ratios", () => {
+  expect(pairedRange([120, 60, 100], [100, 50, 200])).toEqual({ low: 0.5, high: 1.2 });
+  expect(pairedRange([3], [2])).toEqual({ low: 1.5, high: 1.5 });
+  expect(() => pairedRange([], [])).toThrow(/0 rounds against the floor's 0/);
+});
+
+test("targetLines: a target's range follows its verdict, aligned; a target without one ends at its verdict", () => {
+  const lines = targetLines([
+    { what: "a", value: 0.89, bound: "at least", limit: 0.9, unit: "×", range: { of: "rounds", low: 0.8, high: 0.95 } },
+    {
+      what: "a longer one",
+      value: 1.1,
+      bound: "at most",
+      limit: 1.2,
+      unit: "×",
+      range: { of: "spawns", low: 1, high: 2 },
+    },
+    { what: "b", value: 3, bound: "at most", limit: 4, unit: " KB" },
+  ]).split("\n");
+  expect(lines).toEqual([
+    "  a                 0.89×  target ≥ 0.90×: NOT MET  (rounds 0.80×–0.95×)",
+    "  a longer one      1.10×  target ≤ 1.20×: met      (spawns 1.00×–2.00×)",
+    "  b               3.00 KB  target ≤ 4.00 KB: met",
+  ]);
 });
 
 test("leastSquares: the slope and its standard error, which is 0 on a line and grows with the scatter", () => {
@@ -121,6 +147,28 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     );
   for (const name of ["floor (bare Node)", "floor, per-request body"]) expect(stdout).toMatch(inProcess(name, true));
   for (const name of ["mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(inProcess(name, false));
+  // Issue #14's targets: each judged median beside the lowest and highest of the ratios behind it
+  // (a round's, or a spawn's for the cold start), the median between them.
+  const judged = [
+    ...stdout.matchAll(
+      /^ {2}(mcpgen[^:]*): (.+?) +(\d+\.\d\d)× {2}target [≥≤] \d+\.\d\d×: (?:met|NOT MET) +\((rounds|spawns) (\d+\.\d\d)×–(\d+\.\d\d)×\)$/gm,
+    ),
+  ];
+  expect(judged.map(([, row, what, , of]) => `${row}: ${what} (${of})`)).toEqual([
+    ...["mcpgen", "mcpgen (per-request)"].flatMap((row) => [
+      `${row}: sequential req/s ÷ floor (rounds)`,
+      `${row}: 64-deep req/s ÷ floor (rounds)`,
+      `${row}: sequential p99 ÷ floor's (rounds)`,
+      `${row}: 64-deep p99 ÷ floor's (rounds)`,
+      `${row}: cold start ÷ floor (spawns)`,
+    ]),
+    "mcpgen (startup snapshot): cold start ÷ floor (spawns)",
+    "mcpgen (startup snapshot), per-request: cold start ÷ floor (spawns)",
+  ]);
+  for (const [, , , median, , low, high] of judged) {
+    expect(Number(low)).toBeLessThanOrEqual(Number(median));
+    expect(Number(median)).toBeLessThanOrEqual(Number(high));
+  }
 }, 180_000);
 
 test("bench/stdio-warmup runs (quick mode): each row's requests a second and its ratio to its floor, window by window", () => {
