@@ -407,59 +407,25 @@ console.log(
 // startup snapshot (the rest of its figures are the same server's code as the installed package's rows).
 const judged = summary.filter((s) => s.name === "mcpgen" || s.name === "mcpgen (per-request)");
 const fromSnapshot = summary.filter((s) => s.name.startsWith(SNAPSHOT));
-const stdioTargets: Target[] = judged.flatMap((s) => {
-  return [
-    {
-      what: `${s.name}: sequential req/s ÷ floor`,
-      value: s.ratios.sequential,
-      range: s.ranges.sequential,
-      bound: "at least",
-      limit: 0.9,
-      unit: "×",
-    },
-    {
-      what: `${s.name}: ${inFlight}-deep req/s ÷ floor`,
-      value: s.ratios.pipelined,
-      range: s.ranges.pipelined,
-      bound: "at least",
-      limit: 1,
-      unit: "×",
-    },
-    {
-      what: `${s.name}: sequential p99 ÷ floor's`,
-      value: s.ratios.seqP99,
-      range: s.ranges.seqP99,
-      bound: "at most",
-      limit: 1.5,
-      unit: "×",
-    },
-    {
-      what: `${s.name}: ${inFlight}-deep p99 ÷ floor's`,
-      value: s.ratios.pipeP99,
-      range: s.ranges.pipeP99,
-      bound: "at most",
-      limit: 1.5,
-      unit: "×",
-    },
-    {
-      what: `${s.name}: cold start ÷ floor`,
-      value: s.ratios.cold,
-      range: s.ranges.cold,
-      bound: "at most",
-      limit: 1.2,
-      unit: "×",
-    },
-  ];
-});
-for (const s of fromSnapshot)
-  stdioTargets.push({
-    what: `${s.name}: cold start ÷ floor`,
-    value: s.ratios.cold,
-    range: s.ranges.cold,
-    bound: "at most",
-    limit: 1.2,
-    unit: "×",
-  });
+type Row = (typeof summary)[number];
+/** One ratio target of a row: its median, the rounds' (spawns') range behind it, and the bound. */
+const ratioTarget = (
+  s: Row,
+  what: string,
+  key: keyof Row["ranges"],
+  bound: Target["bound"],
+  limit: number,
+): Target => ({ what: `${s.name}: ${what}`, value: s.ratios[key], range: s.ranges[key], bound, limit, unit: "×" });
+const stdioTargets: Target[] = [
+  ...judged.flatMap((s) => [
+    ratioTarget(s, "sequential req/s ÷ floor", "sequential", "at least", 0.9),
+    ratioTarget(s, `${inFlight}-deep req/s ÷ floor`, "pipelined", "at least", 1),
+    ratioTarget(s, "sequential p99 ÷ floor's", "seqP99", "at most", 1.5),
+    ratioTarget(s, `${inFlight}-deep p99 ÷ floor's`, "pipeP99", "at most", 1.5),
+    ratioTarget(s, "cold start ÷ floor", "cold", "at most", 1.2),
+  ]),
+  ...fromSnapshot.map((s) => ratioTarget(s, "cold start ÷ floor", "cold", "at most", 1.2)),
+];
 if (stdioTargets.length > 0)
   console.log(
     `\nTargets (issue #14):\n${targetLines(stdioTargets)}\n` +
