@@ -316,18 +316,10 @@ const summary = targets.map((t) => {
   const floorFigures = results.get(floorNameOf(t.name))!;
   const pick = (key: keyof Figures) => median(figures.map((f) => f[key]));
   // Ratios per round (or per spawn), then their median: see pairedRatio.
-  const paired = (key: keyof Figures) =>
-    pairedRatio(
-      figures.map((f) => f[key]),
-      floorFigures.map((f) => f[key]),
-    );
-  const rangeOf = (key: keyof Figures) => ({
-    of: "rounds",
-    ...pairedRange(
-      figures.map((f) => f[key]),
-      floorFigures.map((f) => f[key]),
-    ),
-  });
+  // The row's and its floor's figure, round by round.
+  const column = (key: keyof Figures) => [figures.map((f) => f[key]), floorFigures.map((f) => f[key])] as const;
+  const paired = (key: keyof Figures) => pairedRatio(...column(key));
+  const rangeOf = (key: keyof Figures) => ({ of: "rounds", ...pairedRange(...column(key)) });
   return {
     name: t.name,
     sequential: pick("sequential"),
