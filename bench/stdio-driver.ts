@@ -1,6 +1,7 @@
 // The stdio benchmarks' client side: a server row started as a child process,
 // its echo tool called over the pipes with every answer checked, one at a time
-// or with many in flight (bench/stdio.ts, bench/stdio-warmup.ts).
+// or with many in flight, and a round of rows measured in turns (bench/stdio.ts,
+// bench/stdio-warmup.ts).
 import { spawn } from "node:child_process";
 
 /** Legacy: initialize (2025-11-25) and notifications/initialized first. Per-request: _meta on every call (2026-07-28). */
@@ -40,15 +41,31 @@ export interface Server {
   /** After initialize: ms from the spawn to the answer of a first tools/call (per-request: initialize's own figure). */
   firstCall(): Promise<number>;
   onResponse: (id: number) => void;
+  /**
+   * Stops the process (SIGSTOP) while other rows are measured, and lets it go on: what it does on its own
+   * threads between its turns (V8's compilers and collector) then happens in its own turn, not in another row's.
+   */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
-/** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`. */
-export function startServer(args: readonly string[], mode: Mode, nodeArgs: readonly string[] = []): Server {
+/**
+ * Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`; on CPU `cpu` alone when
+ * given (bench/placement.ts: through taskset, so that every thread Node starts inherits it).
+ */
+export function startServer(
+  args: readonly string[],
+  mode: Mode,
+  nodeArgs: readonly string[] = [],
+  cpu?: number,
+): Server {
   const perRequest = mode === "per-request";
   const script = args.join(" ");
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+  const command = [process.execPath, ...nodeArgs, ...args];
+  if (cpu !== undefined) command.unshift("taskset", "-c", String(cpu));
+  const child = spawn(command[0]!, command.slice(1), {
     stdio: ["pipe", "pipe", "inherit"],
     env: childEnv,
   });
@@ -76,7 +93,14 @@ export function startServer(args: readonly string[], mode: Mode, nodeArgs: reado
         server.call(1);
       });
     },
+    freeze() {
+      child.kill("SIGSTOP");
+    },
+    thaw() {
+      child.kill("SIGCONT");
+    },
     async stop() {
+      child.kill("SIGCONT");
       child.stdin.end();
       await exited;
       clearTimeout(killer);
@@ -139,6 +163,72 @@ export function drive(
     };
     for (let i = 0; i < Math.min(depth, total); i++) send();
   });
+}
+
+/** A row's figures in one round: each block's requests a second, and the round's latencies in µs. */
+export interface RoundFigures {
+  sequential: number[];
+  pipelined: number[];
+  seqLatencies: number[];
+  pipeLatencies: number[];
+}
+
+/** How a round is run: each server's warm-up, then `blocks` blocks of each kind of call. */
+export interface RoundPlan {
+  nodeArgs: readonly string[];
+  /** The CPU every server runs on (bench/placement.ts), or undefined: not pinned. */
+  serverCpu: number | undefined;
+  warmUp: { pipelined: number; sequential: number };
+  inFlight: number;
+  blocks: number;
+  sequentialBlock: number;
+  pipelinedBlock: number;
+}
+
+/**
+ * One round: every row's server started in the order given and warmed up, then measured in blocks, the
+ * rows taking turns block by block, so that a row's block and its floor's are at most a turn apart (a
+ * row and its floor measured whole, one after the other, were seconds apart, and this machine's speed
+ * moves within seconds). Every server but the one being measured is stopped (Server.freeze).
+ */
+export async function interleavedRound(
+  rows: readonly { name: string; args: readonly string[]; mode: Mode }[],
+  plan: RoundPlan,
+): Promise<Map<string, RoundFigures>> {
+  const started: { name: string; server: Server; figures: RoundFigures }[] = [];
+  try {
+    for (const row of rows) {
+      const server = startServer(row.args, row.mode, plan.nodeArgs, plan.serverCpu);
+      const figures: RoundFigures = { sequential: [], pipelined: [], seqLatencies: [], pipeLatencies: [] };
+      started.push({ name: row.name, server, figures });
+      await server.initialize();
+      // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
+      // chunk of 64 lines and a chunk of one take different branches (of the server's framing and of
+      // node's streams). With the pipelined warm-up alone, the first few thousand sequential calls ran
+      // while that compilation was still going on (every server slower, the one with more code most).
+      await drive(server, plan.warmUp.pipelined, plan.inFlight, 1);
+      await drive(server, plan.warmUp.sequential, 1, 500_000);
+      server.freeze();
+    }
+    let id = 1_000_000;
+    for (const [depth, size] of [
+      [1, plan.sequentialBlock],
+      [plan.inFlight, plan.pipelinedBlock],
+    ] as const)
+      for (let block = 0; block < plan.blocks; block++)
+        for (let turn = 0; turn < started.length; turn++) {
+          const { server, figures } = started[(turn + block) % started.length]!;
+          server.thaw();
+          const { rps, latencies } = await drive(server, size, depth, id);
+          server.freeze();
+          id += size;
+          (depth === 1 ? figures.sequential : figures.pipelined).push(rps);
+          (depth === 1 ? figures.seqLatencies : figures.pipeLatencies).push(...latencies);
+        }
+  } finally {
+    await Promise.all(started.map(({ server }) => server.stop()));
+  }
+  return new Map(started.map(({ name, figures }) => [name, figures]));
 }
 
 export function percentile(values: number[], p: number): number {

@@ -29,9 +29,11 @@
 // so its cold start is a fair base for both. Beside it, the first call: spawn
 // to the answer of a tools/call sent when initialize is answered (a server may
 // go on loading after it answers initialize; this is what a client waits for).
-// Every round runs every server, in rotating order; the table shows medians over rounds, and ratios to the floor
-// with the same lines, taken per round (per spawn for cold starts, per child in
-// process) and their median shown (bench/targets.ts pairedRatio): legacy rows
+// Every round starts every server (in rotating order) and measures them in blocks, the rows taking
+// turns block by block; ratios to the floor with the same lines are taken per block (per round for
+// p99, per spawn for cold starts, per child in process) and their median shown (bench/targets.ts
+// pairedRatio), beside the middle half of the blocks' ratios (the extremes of the rounds' and
+// spawns'). The timed rounds pin the driver and the servers to CPUs (bench/placement.ts); legacy rows
 // to the floor, the per-request row to the floor sent per-request lines (each carries _meta, and
 // parsing it is most of a call's cost: about twice a legacy line's).
 // Then, in process (bench/servers/in-process.ts, a child per row): each server's
@@ -42,7 +44,7 @@
 // Node reads those certificates at start (about 80 ms here), a constant that
 // would hide the differences the cold start column is for.
 //
-// Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--cpu-prof DIR]
+// Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--placement split|same|free] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors and the control always run)
 //   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
 //   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
@@ -58,9 +60,20 @@ import { snapshotServer } from "./snapshot.js";
 import { instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
-import { pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
+import { pairedMiddleHalf, pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
+import { pinning, placements, type Placement } from "./placement.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
-import { callLine, childEnv, drive, INITIALIZE, percentile, startServer, type Mode } from "./stdio-driver.js";
+import {
+  callLine,
+  childEnv,
+  interleavedRound,
+  INITIALIZE,
+  percentile,
+  startServer,
+  type Mode,
+  type RoundFigures,
+  type RoundPlan,
+} from "./stdio-driver.js";
 
 const options = benchOptions(
   "stdio.js",
@@ -75,6 +88,12 @@ const options = benchOptions(
       help: "instead of timed rounds: instructions per call in process, and to each row's first answer, under callgrind",
     },
     {
+      name: "--placement",
+      takes: "text",
+      label: "split|same|free",
+      help: "the timed rounds' CPUs: the driver on one and every server on another (split, the default), all on one (same), or not pinned (free)",
+    },
+    {
       name: "--cache",
       help: "instead of timed rounds: where the in-process rows' instructions and instruction-cache misses go, by area (callgrind's cache simulation, ~15 minutes)",
     },
@@ -82,8 +101,12 @@ const options = benchOptions(
 );
 const quick = options.has("--quick");
 const rounds = options.number("--rounds", quick ? 1 : 5);
-const sequentialCalls = quick ? 300 : 5_000;
-const pipelinedCalls = quick ? 2_000 : 40_000;
+// Each round measures every row in blocks, the rows taking turns block by block (see throughputRound).
+const blocks = quick ? 3 : 10;
+const sequentialBlock = quick ? 100 : 500;
+const pipelinedBlock = quick ? 640 : 4_000;
+const sequentialCalls = blocks * sequentialBlock;
+const pipelinedCalls = blocks * pipelinedBlock;
 const warmupCalls = quick ? 200 : 2_000;
 const sequentialWarmupCalls = quick ? 300 : 5_000;
 const inFlight = 64;
@@ -91,6 +114,19 @@ const coldStarts = quick ? 3 : 15;
 const inProcessCalls = quick ? 12_800 : 128_000;
 const inProcessRounds = quick ? 1 : 3;
 
+const placementAsked = options.text("--placement");
+if (placementAsked !== undefined && !placements.includes(placementAsked as Placement)) {
+  console.error(`bench/stdio.js: --placement ${JSON.stringify(placementAsked)}: ${placements.join(", ")}`);
+  process.exit(2);
+}
+const cpus = (() => {
+  try {
+    return pinning((placementAsked as Placement | undefined) ?? "split", placementAsked !== undefined);
+  } catch (error) {
+    console.error(`bench/stdio.js: ${(error as Error).message}`);
+    process.exit(2);
+  }
+})();
 const only = onlyWords(options);
 const nodeArgs = profileFlags(options);
 
@@ -253,37 +289,6 @@ if (options.has("--instructions")) {
   process.exit(0);
 }
 
-interface Figures {
-  sequential: number;
-  seqP50: number;
-  seqP99: number;
-  pipelined: number;
-  pipeP50: number;
-  pipeP99: number;
-}
-
-async function throughput(args: readonly string[], mode: Mode): Promise<Figures> {
-  const server = startServer(args, mode, nodeArgs);
-  await server.initialize();
-  // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
-  // chunk of 64 lines and a chunk of one take different branches (of the server's framing and of
-  // node's streams). With the pipelined warm-up alone, the first few thousand sequential calls ran
-  // while that compilation was still going on (every server slower, the one with more code most).
-  await drive(server, warmupCalls, inFlight, 1);
-  await drive(server, sequentialWarmupCalls, 1, 500_000);
-  const seq = await drive(server, sequentialCalls, 1, 1_000_000);
-  const pipe = await drive(server, pipelinedCalls, inFlight, 2_000_000);
-  await server.stop();
-  return {
-    sequential: seq.rps,
-    seqP50: percentile(seq.latencies, 0.5),
-    seqP99: percentile(seq.latencies, 0.99),
-    pipelined: pipe.rps,
-    pipeP50: percentile(pipe.latencies, 0.5),
-    pipeP99: percentile(pipe.latencies, 0.99),
-  };
-}
-
 /** Spawn to the initialize answer (the target's measure), and to the answer of the first tools/call after it. */
 async function coldStart(args: readonly string[], mode: Mode): Promise<{ answer: number; call: number }> {
   const server = startServer(args, mode, nodeArgs);
@@ -295,15 +300,27 @@ async function coldStart(args: readonly string[], mode: Mode): Promise<{ answer:
 
 const median = (values: number[]) => percentile(values, 0.5);
 
-const results = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
+const results = new Map<string, RoundFigures[]>(targets.map((t) => [t.name, []]));
 const starts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
 const firstCalls = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+cpus.hold();
+const roundPlan: RoundPlan = {
+  nodeArgs,
+  serverCpu: cpus.serverCpu,
+  warmUp: { pipelined: warmupCalls, sequential: sequentialWarmupCalls },
+  inFlight,
+  blocks,
+  sequentialBlock,
+  pipelinedBlock,
+};
 for (let round = 0; round < rounds; round++) {
-  for (let i = 0; i < targets.length; i++) {
-    const target = targets[(i + round) % targets.length]!;
-    results.get(target.name)!.push(await throughput(argsOf(target), target.mode));
-  }
+  // Started in rotating order, the first row's server warmed up longest before it is measured.
+  const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+  const rows = order.map((t) => ({ name: t.name, args: argsOf(t), mode: t.mode }));
+  for (const [name, figures] of await interleavedRound(rows, roundPlan)) results.get(name)!.push(figures);
 }
+// Cold starts as a user's server starts: wherever the scheduler puts it (V8 compiles on other threads).
+cpus.release();
 for (let i = 0; i < coldStarts; i++)
   for (const target of targets) {
     const { answer, call } = await coldStart(argsOf(target), target.mode);
@@ -314,36 +331,40 @@ for (let i = 0; i < coldStarts; i++)
 const summary = targets.map((t) => {
   const figures = results.get(t.name)!;
   const floorFigures = results.get(floorNameOf(t.name))!;
-  const pick = (key: keyof Figures) => median(figures.map((f) => f[key]));
-  // Ratios per round (or per spawn), then their median: see pairedRatio.
-  // The row's and its floor's figure, round by round.
-  const column = (key: keyof Figures) => [figures.map((f) => f[key]), floorFigures.map((f) => f[key])] as const;
-  const paired = (key: keyof Figures) => pairedRatio(...column(key));
-  const rangeOf = (key: keyof Figures) => ({ of: "rounds", ...pairedRange(...column(key)) });
+  // Throughput: every block of every round, each paired with its floor's block of the same turn; the
+  // latencies' percentiles per round (a block's 500 calls would make a p99 of its five slowest).
+  type Blocks = "sequential" | "pipelined";
+  const blocksOf = (of: RoundFigures[], key: Blocks) => of.flatMap((f) => f[key]);
+  const percentiles = (of: RoundFigures[], key: "seqLatencies" | "pipeLatencies", p: number) =>
+    of.map((f) => percentile(f[key], p));
+  const byBlock = (key: Blocks) => [blocksOf(figures, key), blocksOf(floorFigures, key)] as const;
+  const byRound = (key: "seqLatencies" | "pipeLatencies") =>
+    [percentiles(figures, key, 0.99), percentiles(floorFigures, key, 0.99)] as const;
   return {
     name: t.name,
-    sequential: pick("sequential"),
-    seqP50: pick("seqP50"),
-    seqP99: pick("seqP99"),
-    pipelined: pick("pipelined"),
-    pipeP50: pick("pipeP50"),
-    pipeP99: pick("pipeP99"),
+    sequential: median(blocksOf(figures, "sequential")),
+    seqP50: median(percentiles(figures, "seqLatencies", 0.5)),
+    seqP99: median(percentiles(figures, "seqLatencies", 0.99)),
+    pipelined: median(blocksOf(figures, "pipelined")),
+    pipeP50: median(percentiles(figures, "pipeLatencies", 0.5)),
+    pipeP99: median(percentiles(figures, "pipeLatencies", 0.99)),
     cold: median(starts.get(t.name)!),
     firstCall: median(firstCalls.get(t.name)!),
+    // Ratios per block, round or spawn, then their median: see pairedRatio.
     ratios: {
-      sequential: paired("sequential"),
-      seqP99: paired("seqP99"),
-      pipelined: paired("pipelined"),
-      pipeP99: paired("pipeP99"),
+      sequential: pairedRatio(...byBlock("sequential")),
+      seqP99: pairedRatio(...byRound("seqLatencies")),
+      pipelined: pairedRatio(...byBlock("pipelined")),
+      pipeP99: pairedRatio(...byRound("pipeLatencies")),
       cold: pairedRatio(starts.get(t.name)!, starts.get(floorNameOf(t.name))!),
       firstCall: pairedRatio(firstCalls.get(t.name)!, firstCalls.get(floorNameOf(t.name))!),
     },
-    /** The lowest and highest of the per-round (per-spawn) ratios behind each target's median. */
+    /** The spread of the ratios behind each target's median: the blocks' middle half, the rounds' or spawns' extremes. */
     ranges: {
-      sequential: rangeOf("sequential"),
-      seqP99: rangeOf("seqP99"),
-      pipelined: rangeOf("pipelined"),
-      pipeP99: rangeOf("pipeP99"),
+      sequential: { of: "blocks' middle half", ...pairedMiddleHalf(...byBlock("sequential")) },
+      seqP99: { of: "rounds", ...pairedRange(...byRound("seqLatencies")) },
+      pipelined: { of: "blocks' middle half", ...pairedMiddleHalf(...byBlock("pipelined")) },
+      pipeP99: { of: "rounds", ...pairedRange(...byRound("pipeLatencies")) },
       cold: { of: "spawns", ...pairedRange(starts.get(t.name)!, starts.get(floorNameOf(t.name))!) },
     },
   };
@@ -351,9 +372,10 @@ const summary = targets.map((t) => {
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 
 console.log(
-  `tools/call over stdio, Node ${process.version}; 20 tools registered; medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ` +
-    `${pipelinedCalls} with ${inFlight} in flight, after a warm-up of ${warmupCalls} calls ${inFlight} in flight and ${sequentialWarmupCalls} sequential; ` +
-    `cold start: median of ${coldStarts} spawns\n`,
+  `tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s), each row a round: ${sequentialCalls} sequential calls ` +
+    `and ${pipelinedCalls} with ${inFlight} in flight, in ${blocks} blocks of each, the rows taking turns block by block, ` +
+    `after a warm-up of ${warmupCalls} calls ${inFlight} in flight and ${sequentialWarmupCalls} sequential; ` +
+    `CPUs: ${cpus.description}; cold start: median of ${coldStarts} spawns, not pinned\n`,
 );
 const header = [
   "server",
@@ -390,8 +412,8 @@ console.log(
   `\ncold start: spawn to the initialize response; for mcpgen (per-request), which sends no initialize, ` +
     `spawn to the first tools/call response (the per-request floor's too). first call: spawn to the answer of the first tools/call, ` +
     `sent when the initialize answer arrives (notifications/initialized before it), on per-request rows the cold start itself: ` +
-    `what a client waits for before its first result (a legacy server may go on loading after it answers initialize). ×floor: the median over rounds (spawns for the cold start) ` +
-    `of the row's figure ÷ the floor's in the same round; legacy rows against "${FLOOR}", ` +
+    `what a client waits for before its first result (a legacy server may go on loading after it answers initialize). req/s: the median of the blocks; ×floor: the median over blocks (rounds for p99, spawns for the cold start) ` +
+    `of the row's figure ÷ the floor's of the same block (round, spawn); legacy rows against "${FLOOR}", ` +
     `per-request rows against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call; the same answers: resultType and _meta serverInfo).`,
 );
 
@@ -421,7 +443,8 @@ const stdioTargets: Target[] = [
 if (stdioTargets.length > 0)
   console.log(
     `\nTargets (issue #14):\n${targetLines(stdioTargets)}\n` +
-      `(rounds, spawns: the lowest and highest of the ratios, one a round or a spawn, whose median is judged)`,
+      `(blocks' middle half: the first to the third quartile of the ratios, one a block, whose median is judged; ` +
+      `rounds, spawns: the lowest and highest of the ratios, one a round or a spawn)`,
   );
 
 // In process (bench/servers/in-process.ts): each server's own work per call, its stdio transport

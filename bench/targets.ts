@@ -57,6 +57,17 @@ export function pairedRange(row: readonly number[], floor: readonly number[]): {
   return { low: ratios[0]!, high: ratios[ratios.length - 1]! };
 }
 
+/**
+ * The middle half of the paired ratios whose median pairedRatio is (their first and third quartile,
+ * rounded outwards to a ratio that was measured): where many pairs are taken (bench:stdio's blocks),
+ * the lowest and highest are a run's two worst moments, not its spread.
+ */
+export function pairedMiddleHalf(row: readonly number[], floor: readonly number[]): { low: number; high: number } {
+  const ratios = pairedRatios(row, floor);
+  const last = ratios.length - 1;
+  return { low: ratios[Math.floor(last / 4)]!, high: ratios[Math.ceil((3 * last) / 4)]! };
+}
+
 /** Each round's row figure ÷ the floor's of the same round, sorted. */
 function pairedRatios(row: readonly number[], floor: readonly number[]): number[] {
   if (row.length !== floor.length || row.length === 0)

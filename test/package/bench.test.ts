@@ -6,7 +6,15 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
-import { leastSquares, pairedRange, pairedRatio, slopeBeyond, targetLines } from "../../bench/targets.js";
+import {
+  leastSquares,
+  pairedMiddleHalf,
+  pairedRange,
+  pairedRatio,
+  slopeBeyond,
+  targetLines,
+} from "../../bench/targets.js";
+import { cpuList } from "../../bench/placement.js";
 import { AREAS } from "../../bench/callgrind-profile.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
@@ -29,6 +37,27 @@ test("pairedRatio: the median of the rounds' own ratios, not a ratio of two medi
   expect(pairedRatio([120, 60, 100], [100, 50, 200])).toBeCloseTo(1.2, 10);
   expect(pairedRatio([1, 2], [1, 1])).toBeCloseTo(1.5, 10); // an even count: the mean of the middle two
   expect(() => pairedRatio([1, 2], [1])).toThrow(/2 rounds against the floor's 1/);
+});
+
+test("pairedMiddleHalf: the first and third quartile of the paired ratios, each a ratio measured", () => {
+  // Ratios 0.5, 1, 1.1, 1.2, 3 (sorted): quartile indices 1 and 3 of 0..4.
+  expect(pairedMiddleHalf([1, 1, 1.2, 1.1, 1.5], [2, 1, 1, 1, 0.5])).toEqual({ low: 1, high: 1.2 });
+  // Eight ratios 1..8: indices floor(7/4) = 1 and ceil(21/4) = 6, outwards of the exact quartiles.
+  const eight = [1, 2, 3, 4, 5, 6, 7, 8];
+  expect(
+    pairedMiddleHalf(
+      eight,
+      eight.map(() => 1),
+    ),
+  ).toEqual({ low: 2, high: 7 });
+  expect(pairedMiddleHalf([3], [2])).toEqual({ low: 1.5, high: 1.5 });
+  expect(() => pairedMiddleHalf([1], [])).toThrow(/1 rounds against the floor's 0/);
+});
+
+test("cpuList: taskset's list form, ranges included; anything else is not one", () => {
+  expect(cpuList(" 0,1\n")).toEqual([0, 1]);
+  expect(cpuList("0-3,6")).toEqual([0, 1, 2, 3, 6]);
+  for (const bad of ["", "0,", "a", "3-1", "0x1"]) expect(cpuList(bad)).toBeUndefined();
 });
 
 test("pairedRange: the lowest and highest of the rounds' own ratios", () => {
@@ -147,17 +176,18 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     );
   for (const name of ["floor (bare Node)", "floor, per-request body"]) expect(stdout).toMatch(inProcess(name, true));
   for (const name of ["mcpgen", "mcpgen (per-request)", "SDK"]) expect(stdout).toMatch(inProcess(name, false));
-  // Issue #14's targets: each judged median beside the lowest and highest of the ratios behind it
-  // (a round's, or a spawn's for the cold start), the median between them.
+  // Issue #14's targets: each judged median beside the spread of the ratios behind it (the middle
+  // half of the blocks', the extremes of the rounds' for p99 and the spawns' for the cold start), the
+  // median within it.
   const judged = [
     ...stdout.matchAll(
-      /^ {2}(mcpgen[^:]*): (.+?) +(\d+\.\d\d)× {2}target [≥≤] \d+\.\d\d×: (?:met|NOT MET) +\((rounds|spawns) (\d+\.\d\d)×–(\d+\.\d\d)×\)$/gm,
+      /^ {2}(mcpgen[^:]*): (.+?) +(\d+\.\d\d)× {2}target [≥≤] \d+\.\d\d×: (?:met|NOT MET) +\((blocks' middle half|rounds|spawns) (\d+\.\d\d)×–(\d+\.\d\d)×\)$/gm,
     ),
   ];
   expect(judged.map(([, row, what, , of]) => `${row}: ${what} (${of})`)).toEqual([
     ...["mcpgen", "mcpgen (per-request)"].flatMap((row) => [
-      `${row}: sequential req/s ÷ floor (rounds)`,
-      `${row}: 64-deep req/s ÷ floor (rounds)`,
+      `${row}: sequential req/s ÷ floor (blocks' middle half)`,
+      `${row}: 64-deep req/s ÷ floor (blocks' middle half)`,
       `${row}: sequential p99 ÷ floor's (rounds)`,
       `${row}: 64-deep p99 ÷ floor's (rounds)`,
       `${row}: cold start ÷ floor (spawns)`,

@@ -1,0 +1,90 @@
+// Where a stdio benchmark's driver and servers run: which CPUs each may use
+// (Linux affinity, set with util-linux's taskset).
+//
+// Unpinned, a sequential call's time on this 2-core machine kind depends on
+// whether the scheduler has the driver and the server on one core (a call is
+// two context switches) or on two (each call wakes the other core): one
+// configuration or the other held for a while, so that two runs of the same
+// floor differed by 2.5× block to block (bench/RESULTS.md, twenty-eighth
+// session). Pinned, every row runs in the same configuration.
+//   split  the driver on one CPU, every server on another: each process has a
+//          core to itself, as a client and a server on any multi-core host; with
+//          many calls in flight the server is then the bottleneck, so the
+//          figure is the server's and not the driver's
+//   same   the driver and every server on one CPU
+//   free   no pinning (the scheduler decides, as before)
+import { execFileSync } from "node:child_process";
+
+export type Placement = "split" | "same" | "free";
+export const placements: readonly Placement[] = ["split", "same", "free"];
+
+export interface Pinning {
+  placement: Placement;
+  /** The CPU every server is started on (undefined: wherever the scheduler puts it). */
+  serverCpu?: number;
+  /** What the header says about it. */
+  description: string;
+  /** Pins the driver (this process, every thread) to its CPU. */
+  hold(): void;
+  /** Gives the driver back every CPU it had (before cold starts, whose servers inherit its affinity). */
+  release(): void;
+}
+
+/** The CPUs in taskset's list form ("0,1", "0-3,6"), or undefined when `list` is not one. */
+export function cpuList(list: string): number[] | undefined {
+  const cpus: number[] = [];
+  for (const part of list.split(",")) {
+    const match = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!match) return undefined;
+    const from = Number(match[1]);
+    const to = Number(match[2] ?? match[1]);
+    if (to < from) return undefined;
+    for (let cpu = from; cpu <= to; cpu++) cpus.push(cpu);
+  }
+  return cpus;
+}
+
+/** The CPUs this process may run on (`taskset -p`), or why they cannot be read. */
+function allowedCpus(): number[] | string {
+  let out: string;
+  try {
+    out = execFileSync("taskset", ["-c", "-p", String(process.pid)], { encoding: "utf8" });
+  } catch (error) {
+    return `taskset failed: ${(error as Error).message.split("\n")[0]}`;
+  }
+  // "pid 123's current affinity list: 0,1"
+  return cpuList(out.slice(out.lastIndexOf(":") + 1)) ?? `taskset printed ${JSON.stringify(out.trim())}`;
+}
+
+/** Every thread of this process (`-a`: V8's and libuv's too) limited to `cpus`. */
+function pinSelf(cpus: string): void {
+  execFileSync("taskset", ["-a", "-c", "-p", cpus, String(process.pid)], { stdio: "ignore" });
+}
+
+/**
+ * The CPUs of `placement` on this machine, to be held while the timed rounds run. `explicit`: the
+ * placement was asked for, so one that cannot be had is an error; the default falls back to free, the
+ * reason in the description.
+ */
+export function pinning(placement: Placement, explicit: boolean): Pinning {
+  const unpinned = (description: string): Pinning => ({ placement: "free", description, hold() {}, release() {} });
+  if (placement === "free") return unpinned("free (not pinned)");
+  const cpus = allowedCpus();
+  if (typeof cpus === "string" || (placement === "split" && cpus.length < 2)) {
+    const problem = typeof cpus === "string" ? cpus : `only CPU ${cpus.join(",")} is allowed`;
+    if (explicit) throw new Error(`--placement ${placement}: ${problem}`);
+    return unpinned(`free (not pinned: ${problem})`);
+  }
+  const driverCpu = cpus[0]!;
+  const serverCpu = placement === "split" ? cpus[1]! : driverCpu;
+  return {
+    placement,
+    serverCpu,
+    description:
+      placement === "split"
+        ? `split (the driver on CPU ${driverCpu}, every server on CPU ${serverCpu})`
+        : `same (the driver and every server on CPU ${driverCpu})`,
+    hold: () => pinSelf(String(driverCpu)),
+    release: () => pinSelf(cpus.join(",")),
+  };
+}
