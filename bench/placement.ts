@@ -2,16 +2,21 @@
 // (Linux affinity, set with util-linux's taskset).
 //
 // Unpinned, a sequential call's time on this 2-core machine kind depends on
-// whether the scheduler has the driver and the server on one core (a call is
-// two context switches) or on two (each call wakes the other core): one
-// configuration or the other held for a while, so that two runs of the same
-// floor differed by 2.5× block to block (bench/RESULTS.md, twenty-eighth
-// session). Pinned, every row runs in the same configuration.
-//   split  the driver on one CPU, every server on another: each process has a
-//          core to itself, as a client and a server on any multi-core host; with
-//          many calls in flight the server is then the bottleneck, so the
-//          figure is the server's and not the driver's
-//   same   the driver and every server on one CPU
+// whether the scheduler has the driver and the server on one core (~21 µs a
+// call: two context switches) or on two (~75 µs: each call wakes the other
+// core), and it keeps one configuration or the other for a while: two copies of
+// the floor differed by 0.38×–2.88× block to block (interquartile;
+// bench/RESULTS.md, twenty-eighth session). Pinned, every row runs in the same
+// configuration. What is pinned is the driver (every thread) and each server's
+// main thread, where its JavaScript runs; the helper threads a server's Node
+// started with (V8's compilers and collector) go where the scheduler puts
+// them, as in any server's process. Only sequential calls are pinned: with 64
+// in flight both processes are always busy and the scheduler keeps them on
+// separate cores by itself, while a pinned server could not leave a core the
+// host had stalled (the 64-deep p99 of a pinned round was up to 4× its floor's).
+//   split  the driver on one CPU, every server's main thread on another: a client
+//          and a server each on a core, as on any multi-core host
+//   same   the driver and every server's main thread on one CPU
 //   free   no pinning (the scheduler decides, as before)
 import { execFileSync } from "node:child_process";
 
@@ -20,8 +25,10 @@ export const placements: readonly Placement[] = ["split", "same", "free"];
 
 export interface Pinning {
   placement: Placement;
-  /** The CPU every server is started on (undefined: wherever the scheduler puts it). */
+  /** The CPU every server's main thread is kept on while pinned (undefined: never pinned). */
   serverCpu?: number;
+  /** Every CPU this process may use, in taskset's list form: where a server's main thread goes back to. */
+  allCpus?: string;
   /** What the header says about it. */
   description: string;
   /** Pins the driver (this process, every thread) to its CPU. */
@@ -80,10 +87,12 @@ export function pinning(placement: Placement, explicit: boolean): Pinning {
   return {
     placement,
     serverCpu,
+    allCpus: cpus.join(","),
     description:
-      placement === "split"
-        ? `split (the driver on CPU ${driverCpu}, every server on CPU ${serverCpu})`
-        : `same (the driver and every server on CPU ${driverCpu})`,
+      (placement === "split"
+        ? `split (sequential calls: the driver on CPU ${driverCpu}, every server's main thread on CPU ${serverCpu}`
+        : `same (sequential calls: the driver and every server's main thread on CPU ${driverCpu}`) +
+      "; 64 in flight: not pinned)",
     hold: () => pinSelf(String(driverCpu)),
     release: () => pinSelf(cpus.join(",")),
   };

@@ -2,7 +2,8 @@
 // its echo tool called over the pipes with every answer checked, one at a time
 // or with many in flight, and a round of rows measured in turns (bench/stdio.ts,
 // bench/stdio-warmup.ts).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import type { Pinning } from "./placement.js";
 
 /** Legacy: initialize (2025-11-25) and notifications/initialized first. Per-request: _meta on every call (2026-07-28). */
 export type Mode = "legacy" | "per-request";
@@ -47,25 +48,21 @@ export interface Server {
    */
   freeze(): void;
   thaw(): void;
+  /**
+   * Keeps the server's main thread (JavaScript, and the threads it starts from now on) on `cpus`, in
+   * taskset's list form (bench/placement.ts). The threads Node started with (V8's compiler and collector helpers) stay
+   * wherever the scheduler puts them, as in any server's process.
+   */
+  pinMainThread(cpus: string): void;
   stop(): Promise<void>;
 }
 
-/**
- * Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`; on CPU `cpu` alone when
- * given (bench/placement.ts: through taskset, so that every thread Node starts inherits it).
- */
-export function startServer(
-  args: readonly string[],
-  mode: Mode,
-  nodeArgs: readonly string[] = [],
-  cpu?: number,
-): Server {
+/** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`. */
+export function startServer(args: readonly string[], mode: Mode, nodeArgs: readonly string[] = []): Server {
   const perRequest = mode === "per-request";
   const script = args.join(" ");
   const started = performance.now();
-  const command = [process.execPath, ...nodeArgs, ...args];
-  if (cpu !== undefined) command.unshift("taskset", "-c", String(cpu));
-  const child = spawn(command[0]!, command.slice(1), {
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
     env: childEnv,
   });
@@ -98,6 +95,9 @@ export function startServer(
     },
     thaw() {
       child.kill("SIGCONT");
+    },
+    pinMainThread(cpus) {
+      execFileSync("taskset", ["-p", "-c", cpus, String(child.pid)], { stdio: "ignore" });
     },
     async stop() {
       child.kill("SIGCONT");
@@ -176,9 +176,11 @@ export interface RoundFigures {
 /** How a round is run: each server's warm-up, then `blocks` blocks of each kind of call. */
 export interface RoundPlan {
   nodeArgs: readonly string[];
-  /** The CPU every server runs on (bench/placement.ts), or undefined: not pinned. */
-  serverCpu: number | undefined;
+  /** Where the driver and the servers' main threads run during sequential blocks (bench/placement.ts). */
+  pinning: Pinning;
   warmUp: { pipelined: number; sequential: number };
+  /** Calls sent before each block's measured ones, not counted (see interleavedRound). */
+  leadIn: { pipelined: number; sequential: number };
   inFlight: number;
   blocks: number;
   sequentialBlock: number;
@@ -198,7 +200,7 @@ export async function interleavedRound(
   const started: { name: string; server: Server; figures: RoundFigures }[] = [];
   try {
     for (const row of rows) {
-      const server = startServer(row.args, row.mode, plan.nodeArgs, plan.serverCpu);
+      const server = startServer(row.args, row.mode, plan.nodeArgs);
       const figures: RoundFigures = { sequential: [], pipelined: [], seqLatencies: [], pipeLatencies: [] };
       started.push({ name: row.name, server, figures });
       await server.initialize();
@@ -210,22 +212,37 @@ export async function interleavedRound(
       await drive(server, plan.warmUp.sequential, 1, 500_000);
       server.freeze();
     }
+    const { serverCpu, allCpus } = plan.pinning;
+    /** Pins the driver and every server's main thread, or lets them go (see bench/placement.ts). */
+    const pin = (pinned: boolean) => {
+      if (serverCpu === undefined || allCpus === undefined) return;
+      if (pinned) plan.pinning.hold();
+      else plan.pinning.release();
+      for (const { server } of started) server.pinMainThread(pinned ? String(serverCpu) : allCpus);
+    };
     let id = 1_000_000;
-    for (const [depth, size] of [
-      [1, plan.sequentialBlock],
-      [plan.inFlight, plan.pipelinedBlock],
-    ] as const)
+    for (const [depth, size, leadIn] of [
+      [1, plan.sequentialBlock, plan.leadIn.sequential],
+      [plan.inFlight, plan.pipelinedBlock, plan.leadIn.pipelined],
+    ] as const) {
+      pin(depth === 1);
       for (let block = 0; block < plan.blocks; block++)
         for (let turn = 0; turn < started.length; turn++) {
           const { server, figures } = started[(turn + block) % started.length]!;
           server.thaw();
-          const { rps, latencies } = await drive(server, size, depth, id);
+          // Between a row's turns the other rows' servers have run and taken the caches: the first calls of
+          // a turn are slower by more the more code and data a server has (up to ~8% of a 500-call block
+          // for mcpgen, bench/RESULTS.md), which no server serving its client without a pause pays.
+          await drive(server, leadIn, depth, id);
+          const { rps, latencies } = await drive(server, size, depth, id + leadIn);
           server.freeze();
-          id += size;
+          id += leadIn + size;
           (depth === 1 ? figures.sequential : figures.pipelined).push(rps);
           (depth === 1 ? figures.seqLatencies : figures.pipeLatencies).push(...latencies);
         }
+    }
   } finally {
+    plan.pinning.release();
     await Promise.all(started.map(({ server }) => server.stop()));
   }
   return new Map(started.map(({ name, figures }) => [name, figures]));

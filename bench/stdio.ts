@@ -33,7 +33,7 @@
 // turns block by block; ratios to the floor with the same lines are taken per block (per round for
 // p99, per spawn for cold starts, per child in process) and their median shown (bench/targets.ts
 // pairedRatio), beside the middle half of the blocks' ratios (the extremes of the rounds' and
-// spawns'). The timed rounds pin the driver and the servers to CPUs (bench/placement.ts); legacy rows
+// spawns'). Sequential blocks pin the driver and the servers' main threads to CPUs (bench/placement.ts); legacy rows
 // to the floor, the per-request row to the floor sent per-request lines (each carries _meta, and
 // parsing it is most of a call's cost: about twice a legacy line's).
 // Then, in process (bench/servers/in-process.ts, a child per row): each server's
@@ -303,11 +303,11 @@ const median = (values: number[]) => percentile(values, 0.5);
 const results = new Map<string, RoundFigures[]>(targets.map((t) => [t.name, []]));
 const starts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
 const firstCalls = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-cpus.hold();
 const roundPlan: RoundPlan = {
   nodeArgs,
-  serverCpu: cpus.serverCpu,
+  pinning: cpus,
   warmUp: { pipelined: warmupCalls, sequential: sequentialWarmupCalls },
+  leadIn: { pipelined: quick ? 64 : 512, sequential: quick ? 10 : 50 },
   inFlight,
   blocks,
   sequentialBlock,
@@ -319,8 +319,7 @@ for (let round = 0; round < rounds; round++) {
   const rows = order.map((t) => ({ name: t.name, args: argsOf(t), mode: t.mode }));
   for (const [name, figures] of await interleavedRound(rows, roundPlan)) results.get(name)!.push(figures);
 }
-// Cold starts as a user's server starts: wherever the scheduler puts it (V8 compiles on other threads).
-cpus.release();
+// Cold starts as a user's server starts: wherever the scheduler puts it (interleavedRound let the driver go).
 for (let i = 0; i < coldStarts; i++)
   for (const target of targets) {
     const { answer, call } = await coldStart(argsOf(target), target.mode);
@@ -446,6 +445,15 @@ if (stdioTargets.length > 0)
       `(blocks' middle half: the first to the third quartile of the ratios, one a block, whose median is judged; ` +
       `rounds, spawns: the lowest and highest of the ratios, one a round or a spawn)`,
   );
+// What this run's noise alone makes of a ratio of 1: a judged ratio means no more than this.
+const control = summary.find((s) => s.name === CONTROL);
+if (control && stdioTargets.length > 0) {
+  const spread = (key: "sequential" | "pipelined") =>
+    `${ratio(control.ratios[key])} (blocks' middle half ${ratio(control.ranges[key].low)}–${ratio(control.ranges[key].high)})`;
+  console.log(
+    `(the control, the floor again: sequential ${spread("sequential")}, ${inFlight}-deep ${spread("pipelined")})`,
+  );
+}
 
 // In process (bench/servers/in-process.ts): each server's own work per call, its stdio transport
 // fed through in-memory streams, without the pipes and the driver's turns on the cores that make

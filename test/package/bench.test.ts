@@ -199,6 +199,17 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
     expect(Number(low)).toBeLessThanOrEqual(Number(median));
     expect(Number(median)).toBeLessThanOrEqual(Number(high));
   }
+  // Beside them, the control's own spread: what the run's noise makes of a ratio of 1.
+  const spread = "(\\d+\\.\\d\\d)× \\(blocks' middle half (\\d+\\.\\d\\d)×–(\\d+\\.\\d\\d)×\\)";
+  const control = new RegExp(`^\\(the control, the floor again: sequential ${spread}, 64-deep ${spread}\\)$`, "m").exec(
+    stdout,
+  );
+  expect(control).not.toBeNull();
+  const [seq, seqLow, seqHigh, deep, deepLow, deepHigh] = control!.slice(1).map(Number);
+  expect(seqLow).toBeLessThanOrEqual(seq!);
+  expect(seq).toBeLessThanOrEqual(seqHigh!);
+  expect(deepLow).toBeLessThanOrEqual(deep!);
+  expect(deep).toBeLessThanOrEqual(deepHigh!);
 }, 180_000);
 
 test("bench/stdio-warmup runs (quick mode): each row's requests a second and its ratio to its floor, window by window", () => {
