@@ -4,16 +4,17 @@
 // Unpinned, a sequential call's time on this 2-core machine kind depends on
 // whether the scheduler has the driver and the server on one core (~21 µs a
 // call: two context switches) or on two (~75 µs: each call wakes the other
-// core), and it keeps one configuration or the other for a while: two copies of
-// the floor differed by 0.38×–2.88× block to block (interquartile;
-// bench/RESULTS.md, twenty-eighth session). Pinned, every row runs in the same
-// configuration. What is pinned is the driver (every thread) and each server's
-// main thread, where its JavaScript runs; the helper threads a server's Node
-// started with (V8's compilers and collector) go where the scheduler puts
-// them, as in any server's process. Only sequential calls are pinned: with 64
-// in flight both processes are always busy and the scheduler keeps them on
-// separate cores by itself, while a pinned server could not leave a core the
-// host had stalled (the 64-deep p99 of a pinned round was up to 4× its floor's).
+// core), and it keeps one configuration or the other for a while: the middle
+// half of the block-by-block ratios of two copies of the floor spanned
+// 0.38–2.52× in one run (bench/RESULTS.md, twenty-eighth session), and
+// 0.98–1.02× pinned. Pinned, every row runs in the same configuration.
+// What is pinned is the driver (every thread) and each server's main thread,
+// where its JavaScript runs; the helper threads a server's Node started with
+// (V8's compilers and collector) go where the scheduler puts them, as in any
+// server's process. Only sequential calls are pinned: with 64 in flight both
+// processes are always busy and the scheduler keeps them on separate cores by
+// itself, while a pinned server could not leave a core the host had stalled
+// (the 64-deep p99 of pinned rounds reached 3.4× its floor's).
 //   split  the driver on one CPU, every server's main thread on another: a client
 //          and a server each on a core, as on any multi-core host
 //   same   the driver and every server's main thread on one CPU
