@@ -20,6 +20,7 @@
 //   same   the driver and every server's main thread on one CPU
 //   free   no pinning (the scheduler decides, as before)
 import { execFileSync } from "node:child_process";
+import type { OptionSpec, Options } from "./options.js";
 
 export type Placement = "split" | "same" | "free";
 export const placements: readonly Placement[] = ["split", "same", "free"];
@@ -97,4 +98,25 @@ export function pinning(placement: Placement, explicit: boolean): Pinning {
     hold: () => pinSelf(String(driverCpu)),
     release: () => pinSelf(cpus.join(",")),
   };
+}
+
+/** The --placement option of a stdio benchmark. */
+export const placementOption: OptionSpec = {
+  name: "--placement",
+  takes: "text",
+  label: "split|same|free",
+  help: "CPUs for sequential calls: the driver on one and every server's main thread on another (split, the default), all on one (same), or not pinned (free)",
+};
+
+/** The pinning --placement asks for (split when not given); a placement that is not one, or cannot be had, exits 2. */
+export function pinningOf(options: Options, script: string): Pinning {
+  const asked = options.text("--placement");
+  try {
+    if (asked !== undefined && !placements.includes(asked as Placement))
+      throw new Error(`--placement ${JSON.stringify(asked)}: ${placements.join(", ")}`);
+    return pinning((asked as Placement | undefined) ?? "split", asked !== undefined);
+  } catch (error) {
+    console.error(`bench/${script}: ${(error as Error).message}`);
+    process.exit(2);
+  }
 }

@@ -15,11 +15,15 @@
 // leave to the reader: a stdio server lives as long as its client's session,
 // which may be a few calls or hundreds of thousands.
 //
-// Run: node dist/bench/stdio-warmup.js [--rounds N] [--windows N] [--quick]
+// The windows run with the driver and the server's main thread on pinned CPUs, as bench:stdio's
+// sequential blocks do (bench/placement.ts); the warm-up before them is not pinned.
+//
+// Run: node dist/bench/stdio-warmup.js [--rounds N] [--windows N] [--quick] [--placement split|same|free]
 import { join } from "node:path";
 import { installedProject } from "./installed.js";
 import { benchOptions, sharedOptions } from "./options.js";
 import { drive, startServer, type Mode } from "./stdio-driver.js";
+import { pinningOf, placementOption } from "./placement.js";
 import { printTable } from "./table.js";
 import { pairedRatio } from "./targets.js";
 
@@ -30,8 +34,10 @@ const options = benchOptions(
     sharedOptions.rounds(5),
     sharedOptions.quick,
     { name: "--windows", takes: "count", help: "windows of sequential calls after the 64-deep warm-up (default 8)" },
+    placementOption,
   ],
 );
+const cpus = pinningOf(options, "stdio-warmup.js");
 const quick = options.has("--quick");
 const rounds = options.number("--rounds", quick ? 1 : 5);
 const windows = options.number("--windows", quick ? 3 : 8);
@@ -66,8 +72,16 @@ async function windowsOf(row: (typeof rows)[number]): Promise<number[]> {
   await server.initialize();
   await drive(server, deepWarmUpCalls, inFlight, 1);
   const figures: number[] = [];
-  for (let w = 0; w < windows; w++)
-    figures.push((await drive(server, windowCalls, 1, 1_000_000 + w * windowCalls)).rps);
+  if (cpus.serverCpu !== undefined) {
+    cpus.hold();
+    server.pinMainThread(String(cpus.serverCpu));
+  }
+  try {
+    for (let w = 0; w < windows; w++)
+      figures.push((await drive(server, windowCalls, 1, 1_000_000 + w * windowCalls)).rps);
+  } finally {
+    cpus.release();
+  }
   await server.stop();
   return figures;
 }
@@ -93,7 +107,7 @@ const windowNames = Array.from({ length: windows }, (_, w) => {
 console.log(
   `sequential tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s) in rotating order; ` +
     `after ${deepWarmUpCalls} calls ${inFlight} in flight, ${windows} windows of ${windowCalls} calls one at a time ` +
-    `(window 2 is bench:stdio's sequential column, window 1 its sequential warm-up)\n`,
+    `(window 2 is bench:stdio's sequential column, window 1 its sequential warm-up); CPUs: ${cpus.description}\n`,
 );
 console.log("requests per second, the median over rounds, by window (calls since the start):\n");
 printTable(

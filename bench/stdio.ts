@@ -61,7 +61,7 @@ import { instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { pairedMiddleHalf, pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
-import { pinning, placements, type Placement } from "./placement.js";
+import { pinningOf, placementOption } from "./placement.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 import {
   callLine,
@@ -87,12 +87,7 @@ const options = benchOptions(
       name: "--instructions",
       help: "instead of timed rounds: instructions per call in process, and to each row's first answer, under callgrind",
     },
-    {
-      name: "--placement",
-      takes: "text",
-      label: "split|same|free",
-      help: "the timed rounds' CPUs: the driver on one and every server on another (split, the default), all on one (same), or not pinned (free)",
-    },
+    placementOption,
     {
       name: "--cache",
       help: "instead of timed rounds: where the in-process rows' instructions and instruction-cache misses go, by area (callgrind's cache simulation, ~15 minutes)",
@@ -114,19 +109,7 @@ const coldStarts = quick ? 3 : 15;
 const inProcessCalls = quick ? 12_800 : 128_000;
 const inProcessRounds = quick ? 1 : 3;
 
-const placementAsked = options.text("--placement");
-if (placementAsked !== undefined && !placements.includes(placementAsked as Placement)) {
-  console.error(`bench/stdio.js: --placement ${JSON.stringify(placementAsked)}: ${placements.join(", ")}`);
-  process.exit(2);
-}
-const cpus = (() => {
-  try {
-    return pinning((placementAsked as Placement | undefined) ?? "split", placementAsked !== undefined);
-  } catch (error) {
-    console.error(`bench/stdio.js: ${(error as Error).message}`);
-    process.exit(2);
-  }
-})();
+const cpus = pinningOf(options, "stdio.js");
 const only = onlyWords(options);
 const nodeArgs = profileFlags(options);
 

@@ -84,4 +84,15 @@ describe("the scripts", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("--help");
   });
+
+  test.each(["stdio.js", "stdio-warmup.js"])(
+    "%s stops at a --placement it does not know with exit code 2, before starting anything",
+    (script) => {
+      const bad = run(script, ["--placement", "splat"]);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain(`bench/${script}: --placement "splat": split, same, free`);
+      expect(bad.stdout).toBe("");
+      expect(run(script, ["--help"]).stdout).toContain("--placement <split|same|free>");
+    },
+  );
 });
