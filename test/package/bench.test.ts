@@ -1,8 +1,8 @@
 // The benchmarks run from their npm scripts' build and print every row; the
 // figures themselves are for the README, not asserted (this machine is shared
 // and noisy).
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
@@ -146,6 +146,53 @@ test("bench/validate runs (quick mode) and every implementation agrees with the 
   expect(stdout.match(/^differs: .*$/gm) ?? []).toEqual([]);
   expect(stdout).toMatch(/import\("mcpgen\/2025-11-25"\) +\d+\.\d ms/);
 }, 180_000);
+
+/** The processes whose parent is `parent`, with their state letter (R, S, T for stopped, ...), from /proc. */
+function childrenOf(parent: number): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after its last ")".
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(ppid) === parent) found.set(Number(entry), state!);
+  }
+  return found;
+}
+
+test("bench/stdio ended while servers are stopped between their turns leaves none of them behind", async () => {
+  const script = join(projectRoot, "dist", "bench", "stdio.js");
+  const bench = spawn(process.execPath, [script, "--quick", "--only", "mcpgen"], { stdio: "ignore" });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    bench.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
+  let stopped: number[] = [];
+  for (let waited = 0; stopped.length === 0 && waited < 90_000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stopped = [...childrenOf(bench.pid!)].filter(([, state]) => state === "T").map(([pid]) => pid);
+  }
+  expect(stopped.length, "the bench reached its interleaved rounds").toBeGreaterThan(0);
+  bench.kill("SIGTERM");
+  expect(await exited).toBe(143);
+  // Killed on the way out: none is left alive (a dead one may wait a moment for init to reap it).
+  const alive = () =>
+    stopped.filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return stat[stat.lastIndexOf(")") + 2] !== "Z";
+      } catch {
+        return false; // gone
+      }
+    });
+  for (let waited = 0; alive().length > 0 && waited < 5_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(alive()).toEqual([]);
+}, 120_000);
 
 test("bench/stdio runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const stdout = quickRun("stdio");
