@@ -96,7 +96,7 @@ const options = benchOptions(
 );
 const quick = options.has("--quick");
 const rounds = options.number("--rounds", quick ? 1 : 5);
-// Each round measures every row in blocks, the rows taking turns block by block (see throughputRound).
+// Each round measures every row in blocks, the rows taking turns block by block (see interleavedRound).
 const blocks = quick ? 3 : 10;
 const sequentialBlock = quick ? 100 : 500;
 const pipelinedBlock = quick ? 640 : 4_000;
