@@ -2,7 +2,8 @@
 // its echo tool called over the pipes with every answer checked, one at a time
 // or with many in flight, and a round of rows measured in turns (bench/stdio.ts,
 // bench/stdio-warmup.ts).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { freeze, thaw } from "./freeze.js";
 import type { Pinning } from "./placement.js";
 
 /** Legacy: initialize (2025-11-25) and notifications/initialized first. Per-request: _meta on every call (2026-07-28). */
@@ -57,31 +58,6 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/**
- * The servers stopped by Server.freeze and not yet let go. A stopped process never reads the end of
- * its input, so if this process ends while one is stopped (an error, a test's timeout, ^C), nothing
- * else would end it: they are killed on the way out.
- */
-const frozen = new Set<ChildProcess>();
-let killFrozenOnExit = false;
-function killFrozen(): void {
-  for (const child of frozen) child.kill("SIGKILL");
-  frozen.clear();
-}
-function watchFrozen(): void {
-  if (killFrozenOnExit) return;
-  killFrozenOnExit = true;
-  process.on("exit", killFrozen);
-  for (const [signal, code] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-  ] as const)
-    process.once(signal, () => {
-      killFrozen();
-      process.exit(code);
-    });
-}
-
 /** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`. */
 export function startServer(args: readonly string[], mode: Mode, nodeArgs: readonly string[] = []): Server {
   const perRequest = mode === "per-request";
@@ -115,15 +91,8 @@ export function startServer(args: readonly string[], mode: Mode, nodeArgs: reado
         server.call(1);
       });
     },
-    freeze() {
-      watchFrozen();
-      frozen.add(child);
-      child.kill("SIGSTOP");
-    },
-    thaw() {
-      child.kill("SIGCONT");
-      frozen.delete(child);
-    },
+    freeze: () => freeze(child),
+    thaw: () => thaw(child),
     pinMainThread(cpus) {
       execFileSync("taskset", ["-p", "-c", cpus, String(child.pid)], { stdio: "ignore" });
     },
