@@ -26,14 +26,18 @@
 // session), call tools/call one after the other. Every row runs beside a floor
 // process of its own (the floor with the same kind of request: legacy rows
 // "floor (node:http)", per-request rows "floor, per-request body"). Every
-// process is started and warmed up once, then each round measures every pair
-// (rotating order), the row and its floor one right after the other (which goes
-// first alternates by round). Figures: requests/s, p50/p99 latency, the
-// server's CPU time (user + system) per request over the measured calls,
-// medians over rounds, and its peak RSS (VmHWM) over its run. Ratios: the
-// median over rounds of a row's figure ÷ its floor's in the same round (req/s;
-// "CPU ×floor" for the CPU time per request: the server is the bottleneck here,
-// so it is about the inverse of the req/s ratio).
+// process is started and warmed up once. Each round then measures every pair in
+// blocks: block by block, the pairs take turns (rotating order), and within a
+// pair the row and its floor one right after the other (which goes first
+// alternates by block), each turn after a lead-in that is not counted. While a
+// process is not measured it is stopped (SIGSTOP, bench/freeze.ts). Figures:
+// requests/s (the median of the blocks), p50/p99 latency (each round's, their
+// median), the server's CPU time (user + system) per request over a round's
+// blocks (the median of the rounds), and its peak RSS (VmHWM) over its run.
+// Ratios: the median over blocks of a row's req/s ÷ its floor's in the same
+// turn, with the middle half of those ratios beside it; "CPU ×floor", the median
+// over rounds of the CPU time per request ÷ the floor's (the server is the
+// bottleneck here, so it is about the inverse of the req/s ratio).
 //
 // Then, in the same run, the deployment rows of bench/cluster.ts: per-request
 // tools/call through two processes sharing Redis vs one, and a task cycle on
@@ -48,11 +52,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { freeze, thaw } from "./freeze.js";
 import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
 import { printTable } from "./table.js";
-import { targetLines, type Target } from "./targets.js";
+import { pairedMiddleHalf, pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 
 const options = benchOptions(
@@ -69,7 +74,12 @@ const options = benchOptions(
 const quick = options.has("--quick");
 const rounds = options.number("--rounds", quick ? 1 : 3);
 const clients = 16;
-const callsPerClient = quick ? 30 : 1_500;
+/** A round's blocks, each a turn of every pair; a client's calls in a block's measured window, and before it. */
+const blocks = quick ? 2 : 10;
+const callsPerClient = quick ? 15 : 300;
+// A turn's first calls wake a process that was stopped, and reopen the connections it closed while
+// others ran (node:http ends a keep-alive connection idle for 5 s): not counted.
+const leadInPerClient = quick ? 2 : 30;
 // V8 is still optimizing the servers' code until ~1,400 calls a client (--trace-opt; README): the
 // windows measure the steady state a long-running server is in.
 const warmupPerClient = quick ? 10 : 1_500;
@@ -147,13 +157,11 @@ if (countInstructions) {
   process.exit(0);
 }
 
-/** One measuring window of a server: its figures over `callsPerClient` calls of every client. */
+/** One measuring window of a server: `callsPerClient` calls of every client, after a lead-in. */
 interface Window {
   rps: number;
-  p50: number;
-  p99: number;
-  /** The server's CPU time (user + system) per request, µs. */
-  cpuUs: number;
+  /** The server's CPU time (user + system) over the window, in clock ticks (TICKS_PER_SECOND). */
+  cpuTicks: number;
 }
 
 /** A server child, warmed up, with its clients connected. */
@@ -164,10 +172,25 @@ interface Running {
   exited: Promise<void>;
 }
 
+/**
+ * Every server process started, from its spawn on. Whatever ends the run (a failed call, a deadline,
+ * ^C, a SIGTERM), none outlives it: they read no input whose end would stop them.
+ */
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const)
+  process.once(signal, () => process.exit(code));
+
 async function start(target: (typeof targets)[number]): Promise<Running> {
   const child = spawn(process.execPath, [...nodeArgs, target.script, ...target.args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  children.add(child);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   try {
     const url = await withDeadline(
@@ -185,6 +208,7 @@ async function start(target: (typeof targets)[number]): Promise<Running> {
       })(),
       `${target.name}: the warm-up`,
     );
+    freeze(child);
     return { target, child, team, exited };
   } catch (error) {
     child.kill("SIGKILL");
@@ -207,8 +231,13 @@ async function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
   }
 }
 
-async function measureWindow(server: Running): Promise<Window> {
-  const latencies: number[] = [];
+/** A turn of a server: let go, the lead-in, the window (its latencies added to `latencies`), stopped again. */
+async function measureWindow(server: Running, latencies: number[]): Promise<Window> {
+  thaw(server.child);
+  await withDeadline(
+    Promise.all(server.team.map((c) => c.run(leadInPerClient, []))),
+    `${server.target.name}: a lead-in of ${leadInPerClient} calls a client`,
+  );
   const cpuBefore = cpuTicks(server.child.pid!);
   const began = performance.now();
   await withDeadline(
@@ -216,13 +245,9 @@ async function measureWindow(server: Running): Promise<Window> {
     `${server.target.name}: a window of ${callsPerClient} calls a client`,
   );
   const seconds = (performance.now() - began) / 1000;
-  const cpuSeconds = (cpuTicks(server.child.pid!) - cpuBefore) / TICKS_PER_SECOND;
-  return {
-    rps: (clients * callsPerClient) / seconds,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    cpuUs: (cpuSeconds * 1e6) / (clients * callsPerClient),
-  };
+  const window = { rps: (clients * callsPerClient) / seconds, cpuTicks: cpuTicks(server.child.pid!) - cpuBefore };
+  freeze(server.child);
+  return window;
 }
 
 /** A server's peak RSS so far (VmHWM), in MB. */
@@ -232,6 +257,7 @@ function peakRssMb(server: Running): number {
 }
 
 async function stop(server: Running): Promise<void> {
+  thaw(server.child);
   for (const c of server.team) c.close();
   server.child.kill("SIGTERM");
   await server.exited;
@@ -253,23 +279,15 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 const median = (values: number[]) => percentile(values, 0.5);
-const medianOfFinite = (values: number[]) => {
-  const finite = values.filter(Number.isFinite);
-  return finite.length > 0 ? median(finite) : undefined;
-};
 
 // Every server runs from start to end of the rounds, warmed up once. Each row has a floor of its
-// own (another process of the same floor script), measured right before or after it (the order
-// alternates by round), and every process serves one window a round. Why: this machine's speed
-// moves within seconds (by a fifth from one window to the next at times, README), so a row is
-// compared with its floor of the same moment; and a floor shared by several rows would serve more
-// windows than they do and rest less between them, where here every process serves as many and
-// rests as long.
+// own (another process of the same floor script), measured right before or after it in every
+// block, and every process serves one window a block. Why: this machine's speed moves within
+// seconds (by a fifth from one window to the next at times, README), so a row is compared with its
+// floor of the same moment, in many short turns rather than a few long ones; and a floor shared by
+// several rows would serve more windows than they do and rest less between them, where here every
+// process serves as many and rests as long.
 const running: Running[] = [];
-// Whatever ends the run (a failed call, a deadline), no server outlives it.
-process.on("exit", () => {
-  for (const server of running) server.child.kill("SIGKILL");
-});
 const floorTarget = (mode: Mode) => targets.find((t) => t.name === floors[mode])!;
 const rowTargets = targets.filter((t) => t.name !== floors[t.mode]);
 /** Each row with its floor; a floor without rows (--only) is measured alone, for its line of the table. */
@@ -287,34 +305,54 @@ for (const mode of ["legacy", "per-request"] as const)
     running.push(floor);
     pairs.push({ row: undefined, floor });
   }
-/** Per server name: every window of the processes of that name (a floor's twins together). */
-const windows = new Map<string, Window[]>(targets.map((t) => [t.name, []]));
-/** Per row, per round: its req/s and its CPU µs/req, each ÷ its floor's in the same round. */
-const paired = new Map<string, { rps: number; cpuUs: number }[]>(rowTargets.map((t) => [t.name, []]));
+/** Per server name: the req/s of every block of the processes of that name (a floor's twins together). */
+const blockRps = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+/** Per server name: each round's p50 and p99 latency of each process of that name. */
+const roundLatencies = new Map<string, { p50: number; p99: number }[]>(targets.map((t) => [t.name, []]));
+/** Per process: its CPU µs per request, one a round (over the round's windows). */
+const roundCpuUs = new Map<Running, number[]>(running.map((r) => [r, []]));
+/** Per row: its req/s and its floor's, block by block (the same turn). */
+const paired = new Map<string, { row: number[]; floor: number[] }>(
+  rowTargets.map((t) => [t.name, { row: [], floor: [] }]),
+);
 /** Per process: its peak RSS (VmHWM) once it has served the warm-up and every round. */
 const peaks = new Map<Running, number>();
-const measure = async (server: Running) => {
-  const window = await measureWindow(server);
-  windows.get(server.target.name)!.push(window);
-  return window;
-};
 for (let round = 0; round < rounds; round++) {
-  for (let i = 0; i < pairs.length; i++) {
-    const { row, floor } = pairs[(i + round) % pairs.length]!;
-    if (!row) {
-      await measure(floor);
-      continue;
+  const latencies = new Map<Running, number[]>(running.map((r) => [r, []]));
+  const ticks = new Map<Running, number>(running.map((r) => [r, 0]));
+  const measure = async (server: Running) => {
+    const window = await measureWindow(server, latencies.get(server)!);
+    blockRps.get(server.target.name)!.push(window.rps);
+    ticks.set(server, ticks.get(server)! + window.cpuTicks);
+    return window;
+  };
+  for (let block = 0; block < blocks; block++) {
+    const turn = round * blocks + block;
+    for (let i = 0; i < pairs.length; i++) {
+      const { row, floor } = pairs[(i + turn) % pairs.length]!;
+      if (!row) {
+        await measure(floor);
+        continue;
+      }
+      let own: Window;
+      let base: Window;
+      if (turn % 2 === 0) {
+        own = await measure(row);
+        base = await measure(floor);
+      } else {
+        base = await measure(floor);
+        own = await measure(row);
+      }
+      const pair = paired.get(row.target.name)!;
+      pair.row.push(own.rps);
+      pair.floor.push(base.rps);
     }
-    let own: Window;
-    let base: Window;
-    if (round % 2 === 0) {
-      own = await measure(row);
-      base = await measure(floor);
-    } else {
-      base = await measure(floor);
-      own = await measure(row);
-    }
-    paired.get(row.target.name)!.push({ rps: own.rps / base.rps, cpuUs: own.cpuUs / base.cpuUs });
+  }
+  for (const server of running) {
+    const own = latencies.get(server)!;
+    roundLatencies.get(server.target.name)!.push({ p50: percentile(own, 0.5), p99: percentile(own, 0.99) });
+    const seconds = ticks.get(server)! / TICKS_PER_SECOND;
+    roundCpuUs.get(server)!.push((seconds * 1e6) / (blocks * clients * callsPerClient));
   }
 }
 for (const server of running) {
@@ -323,43 +361,54 @@ for (const server of running) {
 }
 
 const summary = targets.map((t) => {
-  const own = windows.get(t.name)!;
-  const pick = (key: keyof Window) => median(own.map((w) => w[key]));
   const isFloor = t.name === floors[t.mode];
-  const ratios = paired.get(t.name) ?? [];
   const pair = pairs.find((p) => p.row?.target === t);
+  const blocksPaired = paired.get(t.name);
+  const ownCpu = pairs
+    .filter((p) => (isFloor ? p.floor : p.row)?.target === t)
+    .flatMap((p) => {
+      const server = isFloor ? p.floor : p.row!;
+      return roundCpuUs.get(server)!;
+    });
+  // CPU ×floor: each round's CPU µs a request ÷ the floor process's of the same round; undefined when a
+  // floor's round took no clock tick of CPU (--quick).
+  const cpuRatios = pair
+    ? roundCpuUs
+        .get(pair.row!)!
+        .map((us, round) => us / roundCpuUs.get(pair.floor)![round]!)
+        .filter(Number.isFinite)
+    : [];
   // A row's peak RSS beyond the floor's is its own less its twin floor's; a floor shows the median of its twins'.
   const floorPeaks = pairs.filter((p) => p.floor.target === t).map((p) => peaks.get(p.floor)!);
+  const latency = roundLatencies.get(t.name)!;
   return {
     name: t.name,
     mode: t.mode,
-    rps: pick("rps"),
-    /** The median over rounds of the row's req/s ÷ its floor's in the same round. */
-    ratio: isFloor ? 1 : median(ratios.map((r) => r.rps)),
-    /** The lowest and highest of those per-round ratios: how far one round's ratio moves in this run. */
-    ratioRange: isFloor
-      ? undefined
-      : ([Math.min(...ratios.map((r) => r.rps)), Math.max(...ratios.map((r) => r.rps))] as const),
-    /** The same for the CPU time per request; undefined when no floor window lasted a clock tick of CPU (--quick). */
-    cpuRatio: isFloor ? 1 : medianOfFinite(ratios.map((r) => r.cpuUs)),
-    p50: pick("p50"),
-    p99: pick("p99"),
+    rps: median(blockRps.get(t.name)!),
+    /** The median over blocks of the row's req/s ÷ its floor's in the same turn. */
+    ratio: isFloor ? 1 : pairedRatio(blocksPaired!.row, blocksPaired!.floor),
+    /** The middle half of those per-block ratios: how far one block's ratio moves in this run. */
+    ratioRange: isFloor ? undefined : pairedMiddleHalf(blocksPaired!.row, blocksPaired!.floor),
+    cpuRatio: isFloor ? 1 : cpuRatios.length > 0 ? median(cpuRatios) : undefined,
+    p50: median(latency.map((l) => l.p50)),
+    p99: median(latency.map((l) => l.p99)),
     rssMb: isFloor ? median(floorPeaks) : peaks.get(pair!.row!)!,
     rssBeyondFloor: isFloor ? 0 : peaks.get(pair!.row!)! - peaks.get(pair!.floor)!,
-    cpuUs: pick("cpuUs"),
+    cpuUs: median(ownCpu),
   };
 });
 
 console.log(
   `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients; ` +
-    `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${callsPerClient} calls a client, ` +
-    `each row beside a floor process of its own; medians over rounds\n`,
+    `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${blocks} blocks, ` +
+    `in each block every row and its own floor process one after the other, ${callsPerClient} calls a client each after ` +
+    `${leadInPerClient} not counted; the idle processes stopped\n`,
 );
 const header = [
   "server",
   "req/s",
   "×floor",
-  "rounds' ×floor",
+  "blocks' ×floor",
   "p50 µs",
   "p99 µs",
   "CPU µs/req",
@@ -370,7 +419,7 @@ const rows = summary.map((s) => [
   s.name,
   s.rps.toFixed(0),
   `${s.ratio.toFixed(2)}×`,
-  s.ratioRange === undefined ? "-" : `${s.ratioRange[0].toFixed(2)}–${s.ratioRange[1].toFixed(2)}`,
+  s.ratioRange === undefined ? "-" : `${s.ratioRange.low.toFixed(2)}–${s.ratioRange.high.toFixed(2)}`,
   s.p50.toFixed(0),
   s.p99.toFixed(0),
   s.cpuUs.toFixed(1),
@@ -379,7 +428,9 @@ const rows = summary.map((s) => [
 ]);
 printTable(header, rows);
 console.log(
-  `\n×floor: the median over rounds of the row's req/s ÷ its floor's in the same round, measured one after the other; rounds' ×floor: the lowest and highest of those rounds' ratios (CPU ×floor: the same median for CPU µs/req); ` +
+  `\nreq/s: the median of the blocks; p50, p99: the median of the rounds'; CPU µs/req: over a round's windows, the median of the rounds. ` +
+    `×floor: the median over blocks of the row's req/s ÷ its floor's in the same block, measured one after the other; blocks' ×floor: ` +
+    `the middle half of those ratios (the first to the third quartile); CPU ×floor: the median over rounds of the CPU µs/req ÷ the floor's; ` +
     `legacy rows (2025-11-25, handshake) against "${floors.legacy}", per-request rows (2026-07-28, _meta and Mcp-* headers) ` +
     `against "${floors["per-request"]}". Peak RSS: over each process's run (a floor's line: the median of its processes'; a row's target: beyond its own floor process's).`,
 );
@@ -388,7 +439,14 @@ console.log(
 const httpTargets: Target[] = summary
   .filter((s) => s.name.startsWith("mcpgen"))
   .flatMap((s) => [
-    { what: `${s.name}: req/s ÷ floor`, value: s.ratio, bound: "at least", limit: 0.85, unit: "×" },
+    {
+      what: `${s.name}: req/s ÷ floor`,
+      value: s.ratio,
+      range: { of: "blocks' middle half", ...s.ratioRange! },
+      bound: "at least",
+      limit: 0.85,
+      unit: "×",
+    },
     {
       what: `${s.name}: peak RSS − floor's`,
       value: s.rssBeyondFloor,
@@ -398,7 +456,16 @@ const httpTargets: Target[] = summary
       digits: 1,
     },
   ]);
-if (httpTargets.length > 0) console.log(`\nTargets (issue #14):\n${targetLines(httpTargets)}`);
+if (httpTargets.length > 0) {
+  console.log(`\nTargets (issue #14):\n${targetLines(httpTargets)}`);
+  // What this run's noise alone makes of a ratio of 1: a judged ratio means no more than this.
+  const control = summary.find((s) => s.name === CONTROL);
+  if (control?.ratioRange)
+    console.log(
+      `(the control, the floor again: ${control.ratio.toFixed(2)}× (blocks' middle half ` +
+        `${control.ratioRange.low.toFixed(2)}×–${control.ratioRange.high.toFixed(2)}×))`,
+    );
+}
 
 if (only === undefined || only.includes("cluster")) {
   console.log("");
