@@ -76,10 +76,10 @@ const rounds = options.number("--rounds", quick ? 1 : 3);
 const clients = 16;
 /** A round's blocks, each a turn of every pair; a client's calls in a block's measured window, and before it. */
 const blocks = quick ? 2 : 10;
-const callsPerClient = quick ? 15 : 300;
+const callsPerClient = quick ? 15 : 150;
 // A turn's first calls wake a process that was stopped, and reopen the connections it closed while
 // others ran (node:http ends a keep-alive connection idle for 5 s): not counted.
-const leadInPerClient = quick ? 2 : 30;
+const leadInPerClient = quick ? 2 : 15;
 // V8 is still optimizing the servers' code until ~1,400 calls a client (--trace-opt; README): the
 // windows measure the steady state a long-running server is in.
 const warmupPerClient = quick ? 10 : 1_500;
