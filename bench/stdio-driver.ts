@@ -37,6 +37,7 @@ export function callLine(id: number, mode: Mode): string {
 }
 
 export interface Server {
+  readonly pid: number;
   call(id: number): void;
   /** Legacy: initialize (id 0), resolved at its response. Per-request: a first tools/call (id 0), at its response. */
   initialize(): Promise<number>;
@@ -58,14 +59,19 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`. */
-export function startServer(args: readonly string[], mode: Mode, nodeArgs: readonly string[] = []): Server {
+/** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`; `env` adds to its environment. */
+export function startServer(
+  args: readonly string[],
+  mode: Mode,
+  nodeArgs: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Server {
   const perRequest = mode === "per-request";
   const script = args.join(" ");
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
-    env: childEnv,
+    env: { ...childEnv, ...env },
   });
   const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
@@ -73,6 +79,7 @@ export function startServer(args: readonly string[], mode: Mode, nodeArgs: reado
   let initialized: ((ms: number) => void) | undefined;
   let firstAnswer = 0;
   const server: Server = {
+    pid: child.pid!,
     onResponse: () => {},
     call(id) {
       child.stdin.write(callLine(id, mode));
@@ -164,6 +171,8 @@ export function drive(
 
 /** A row's figures in one round: each block's requests a second, and the round's latencies in µs. */
 export interface RoundFigures {
+  /** The row's server process. */
+  pid: number;
   sequential: number[];
   pipelined: number[];
   seqLatencies: number[];
@@ -181,7 +190,12 @@ export interface RoundPlan {
   inFlight: number;
   blocks: number;
   sequentialBlock: number;
+  /** 0: no blocks with calls in flight. */
   pipelinedBlock: number;
+  /** Added to every server's environment. */
+  env?: Readonly<Record<string, string>>;
+  /** Called with each server once it is warmed up, before it is first stopped (and awaited). */
+  afterWarmUp?: (server: Server) => Promise<void>;
 }
 
 /**
@@ -197,8 +211,14 @@ export async function interleavedRound(
   const started: { name: string; server: Server; figures: RoundFigures }[] = [];
   try {
     for (const row of rows) {
-      const server = startServer(row.args, row.mode, plan.nodeArgs);
-      const figures: RoundFigures = { sequential: [], pipelined: [], seqLatencies: [], pipeLatencies: [] };
+      const server = startServer(row.args, row.mode, plan.nodeArgs, plan.env);
+      const figures: RoundFigures = {
+        pid: server.pid,
+        sequential: [],
+        pipelined: [],
+        seqLatencies: [],
+        pipeLatencies: [],
+      };
       started.push({ name: row.name, server, figures });
       await server.initialize();
       // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
@@ -207,6 +227,7 @@ export async function interleavedRound(
       // while that compilation was still going on (every server slower, the one with more code most).
       await drive(server, plan.warmUp.pipelined, plan.inFlight, 1);
       await drive(server, plan.warmUp.sequential, 1, 500_000);
+      await plan.afterWarmUp?.(server);
       server.freeze();
     }
     const { serverCpu, allCpus } = plan.pinning;
@@ -222,6 +243,7 @@ export async function interleavedRound(
       [1, plan.sequentialBlock, plan.leadIn.sequential],
       [plan.inFlight, plan.pipelinedBlock, plan.leadIn.pipelined],
     ] as const) {
+      if (size === 0) continue;
       pin(depth === 1);
       for (let block = 0; block < plan.blocks; block++)
         for (let turn = 0; turn < started.length; turn++) {

@@ -62,6 +62,7 @@ import { areaRows, difference, topFunctions, totals, type CallgrindProfile } fro
 import { printTable } from "./table.js";
 import { pairedMiddleHalf, pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
 import { pinningOf, placementOption } from "./placement.js";
+import { printServerTime } from "./stdio-server-time.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 import {
   callLine,
@@ -91,6 +92,10 @@ const options = benchOptions(
     {
       name: "--cache",
       help: "instead of timed rounds: where the in-process rows' instructions and instruction-cache misses go, by area (callgrind's cache simulation, ~15 minutes)",
+    },
+    {
+      name: "--server-time",
+      help: "instead of timed rounds: each server's own time per sequential call, before its answer's write and in the write, timed in the server (bench/stdio-server-time.ts)",
     },
   ],
 );
@@ -296,6 +301,16 @@ const roundPlan: RoundPlan = {
   sequentialBlock,
   pipelinedBlock,
 };
+if (options.has("--server-time")) {
+  // A startup snapshot's row starts from its blob, where a preload has no place: left out.
+  const probed = targets.filter((t) => !t.name.startsWith(SNAPSHOT));
+  await printServerTime(
+    probed.map((t) => ({ name: t.name, args: argsOf(t), mode: t.mode })),
+    roundPlan,
+    join(servers, "write-probe.js"),
+  );
+  process.exit(0);
+}
 for (let round = 0; round < rounds; round++) {
   // Started in rotating order, the first row's server warmed up longest before it is measured.
   const order = targets.map((_, i) => targets[(i + round) % targets.length]!);

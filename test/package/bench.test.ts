@@ -206,6 +206,44 @@ test.each([
   120_000,
 );
 
+/** bench:stdio's rows, in the order of its tables. */
+const stdioRows = [
+  "floor (bare Node)",
+  "control: the floor again",
+  "floor, per-request body",
+  "mcpgen",
+  "mcpgen (per-request)",
+  "mcpgen (dist/)",
+  "mcpgen (bundled with the server)",
+  "mcpgen (startup snapshot)",
+  "mcpgen (startup snapshot), per-request",
+  "SDK",
+];
+
+test("bench/stdio --server-time (quick mode) times every sequential call in each server, before its write and in it", () => {
+  const stdout = quickRun("stdio", ["--server-time", "--only", "mcpgen"]);
+  // server, calls, before write p50, p90, write p50, p90, round trip p50 (µs)
+  const rows = new Map(
+    [...stdout.matchAll(/^(.+?) +(\d+) +(\d+\.\d) +(\d+\.\d) +(\d+\.\d) +(\d+\.\d) +(\d+\.\d)$/gm)].map((m) => [
+      m[1]!,
+      m.slice(2).map(Number),
+    ]),
+  );
+  // The snapshot's rows start from their blob, where a preload has no place; --only mcpgen leaves out the SDK.
+  expect([...rows.keys()]).toEqual(stdioRows.filter((name) => !name.includes("startup snapshot") && name !== "SDK"));
+  for (const [name, [calls, beforeP50, beforeP90, writeP50, writeP90, roundTrip]] of rows) {
+    // Quick mode: 3 blocks of 100 calls after 10 not counted; the probe counts from the end of the
+    // warm-up, every call that arrived alone, each with the one write of its answer.
+    expect(calls, name).toBe(330);
+    expect(beforeP50, name).toBeGreaterThan(0);
+    expect(beforeP90, name).toBeGreaterThanOrEqual(beforeP50!);
+    expect(writeP50, name).toBeGreaterThan(0);
+    expect(writeP90, name).toBeGreaterThanOrEqual(writeP50!);
+    // The server's part of a call lies within the driver's round trip of it.
+    expect(roundTrip, name).toBeGreaterThan(beforeP50! + writeP50!);
+  }
+}, 120_000);
+
 test("bench/stdio runs (quick mode): every server answers every call, and the table has a row per server", () => {
   const stdout = quickRun("stdio");
   // server, seq req/s, ×floor, p50, p99, 64-deep req/s, ×floor, p50, p99, cold start ms, ×floor, first call ms, ×floor
@@ -214,19 +252,7 @@ test("bench/stdio runs (quick mode): every server answers every call, and the ta
       `^${name.replace(/[()]/g, "\\$&")} +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d× +\\d+ +\\d+ +\\d+\\.\\d +\\d+\\.\\d\\d× +\\d+\\.\\d +\\d+\\.\\d\\d×$`,
       "m",
     );
-  for (const name of [
-    "floor (bare Node)",
-    "control: the floor again",
-    "floor, per-request body",
-    "mcpgen",
-    "mcpgen (per-request)",
-    "mcpgen (dist/)",
-    "mcpgen (bundled with the server)",
-    "mcpgen (startup snapshot)",
-    "mcpgen (startup snapshot), per-request",
-    "SDK",
-  ])
-    expect(stdout).toMatch(row(name));
+  for (const name of stdioRows) expect(stdout).toMatch(row(name));
   // In process: server, µs/call, ×floor, bytes allocated/call, beyond the floor's (blank on the floors' own rows)
   const inProcess = (name: string, floor: boolean) =>
     new RegExp(
