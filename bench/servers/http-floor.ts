@@ -13,7 +13,11 @@ const server = createServer((request, response) => {
       response.writeHead(202).end();
       return;
     }
-    response.writeHead(200, { "Content-Type": "application/json" }).end(floorAnswer(message));
+    // With its length, as mcpgen answers: headers written without one make node:http chunk the body.
+    const json = floorAnswer(message);
+    response
+      .writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) })
+      .end(json);
   });
 });
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));

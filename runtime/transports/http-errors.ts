@@ -3,7 +3,7 @@
 import type { ServerResponse } from "node:http";
 import type { RequestId } from "../messages.js";
 import { isObject } from "../validation.js";
-import { JSON_HEADERS } from "./http-exchanges.js";
+import { endJson } from "./http-exchanges.js";
 
 /** Every session is busy (basic/transports: the server may refuse new sessions). */
 export function sessionsBusy(response: ServerResponse): void {
@@ -40,11 +40,8 @@ export function jsonRpcError(
   requestId?: RequestId,
 ): void {
   const error = { code, message };
-  response
-    .writeHead(status, { ...JSON_HEADERS, ...headers })
-    .end(
-      JSON.stringify(requestId === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: requestId, error }),
-    );
+  const body = requestId === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id: requestId, error };
+  endJson(response, status, JSON.stringify(body), headers);
 }
 
 /** The id of a request read from a POST body (none for a notification, a batch or something else). */

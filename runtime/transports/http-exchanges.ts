@@ -20,7 +20,30 @@ export interface RequestAuth {
   readonly server: ResourceServer;
 }
 
-export const JSON_HEADERS = { "Content-Type": "application/json" };
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+/**
+ * Ends `response` with `json` as its whole body and the body's length declared.
+ * Headers written without a Content-Length make node:http frame the body that
+ * follows in chunks (RFC 9112 section 7.1): more for the server to write and
+ * for the client to parse, ~1.5 us of the server's CPU a response (bench/RESULTS.md).
+ */
+export function endJson(
+  response: ServerResponse,
+  status: number,
+  json: string,
+  headers?: Record<string, string>,
+): void {
+  const length = Buffer.byteLength(json);
+  response
+    .writeHead(
+      status,
+      headers === undefined
+        ? { "Content-Type": "application/json", "Content-Length": length }
+        : { ...JSON_HEADERS, ...headers, "Content-Length": length },
+    )
+    .end(json);
+}
 /** Streams kept per session for resumption; older finished ones are forgotten. */
 const STREAMS_PER_SESSION = 64;
 
@@ -144,7 +167,7 @@ export class PostExchange implements Channel {
     this.done = true;
     if (this.stream) return;
     const error = { code: -32001, message: `Not Found: session ${sessionId} ended before this request was answered` };
-    this.response.writeHead(404, JSON_HEADERS).end(JSON.stringify({ jsonrpc: "2.0", error }));
+    endJson(this.response, 404, JSON.stringify({ jsonrpc: "2.0", error }));
   }
 
   reply(json: string | null, outcome?: ReplyOutcome): void {
@@ -153,12 +176,12 @@ export class PostExchange implements Channel {
     if (this.key !== 0) this.owner!.replied(this.key);
     if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
       const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers, ...this.extraHeaders.headers() }).end(json);
+      endJson(this.response, 403, json, { ...refusal.headers, ...this.extraHeaders.headers() });
     } else if (!this.stream && json !== null && outcome?.malformed) {
       // Input the server cannot accept, a malformed notification's included (2025-03-26..2025-11-25
       // basic/transports#sending-messages-to-the-server): "it MUST return an HTTP error status code
       // (e.g., 400 Bad Request)", not 200, nor an SSE stream.
-      this.response.writeHead(400, { ...JSON_HEADERS, ...this.extraHeaders.headers() }).end(json);
+      endJson(this.response, 400, json, this.extraHeaders.headers());
     } else if (this.stream || (this.mode === "sse" && json !== null)) {
       this.upgrade();
       if (json !== null) this.stream!.send(json);
@@ -167,8 +190,8 @@ export class PostExchange implements Channel {
       this.response.writeHead(204, this.extraHeaders.headers()).end(); // every request in it was cancelled
     } else {
       const headers = this.extraHeaders.headers();
-      // Most exchanges add no header: the shared object, not a copy, for every answer.
-      this.response.writeHead(200, headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }).end(json);
+      // Most exchanges add no header: no copy of theirs to merge.
+      endJson(this.response, 200, json, headers === NO_HEADERS ? undefined : headers);
     }
     this.statelessSession?.close();
   }
@@ -243,9 +266,9 @@ export class PerRequestExchange implements Channel {
       this.response.writeHead(204).end();
     } else if (outcome?.requiredScopes && this.auth) {
       const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      this.response.writeHead(403, { ...JSON_HEADERS, ...refusal.headers }).end(json);
+      endJson(this.response, 403, json, refusal.headers);
     } else {
-      this.response.writeHead(statusOf(outcome), JSON_HEADERS).end(json);
+      endJson(this.response, statusOf(outcome), json);
     }
   }
 

@@ -35,7 +35,7 @@ import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-head
 import { LegacySseEndpoints } from "./http-legacy-sse.js";
 import {
   HttpSession,
-  JSON_HEADERS,
+  endJson,
   PerRequestExchange,
   PostExchange,
   noHeaders,
@@ -252,7 +252,7 @@ export class StreamableHttpTransport {
   private metadata(request: IncomingMessage, response: ServerResponse): void {
     if (request.method !== "GET" && request.method !== "HEAD")
       return httpError(response, 405, `Method Not Allowed: ${request.method}`, { Allow: "GET" });
-    response.writeHead(200, { ...JSON_HEADERS, "Cache-Control": "max-age=3600" }).end(this.resourceServer!.metadata);
+    endJson(response, 200, this.resourceServer!.metadata, { "Cache-Control": "max-age=3600" });
   }
 
   // --- Streamable HTTP ------------------------------------------------------------

@@ -115,6 +115,9 @@ describe("per-request POSTs", () => {
     const result = JSON.parse(response.body).result;
     expect(result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "hi" }] });
     expect(result._meta["io.modelcontextprotocol/serverInfo"]).toEqual({ name: "http-modern", version: "1.0.0" });
+    // Its length declared, not chunked (runtime/transports/http-exchanges.ts endJson).
+    expect(response.headers["content-length"]).toBe(String(Buffer.byteLength(response.body)));
+    expect(response.headers["transfer-encoding"]).toBeUndefined();
   });
 
   test("server/discover lists both eras' versions", async () => {

@@ -62,6 +62,27 @@ describe("status codes", () => {
     });
   });
 
+  test("a JSON answer declares its length in bytes, not chunked: a result, beyond ASCII, stateless, an error", async () => {
+    const declared = (response: { headers: IncomingMessage["headers"]; body: string }) => [
+      response.headers["content-length"],
+      response.headers["transfer-encoding"],
+    ];
+    const text = "h\u00e9llo \u2603 \u{1f600}"; // 2-, 3- and 4-byte UTF-8
+    const { url } = await start();
+    const sessionId = await openSession(url);
+    const echoed = await post(url, call(1, "echo", { text }), { "Mcp-Session-Id": sessionId });
+    expect(JSON.parse(echoed.body).result.content[0].text).toBe(text);
+    expect(declared(echoed)).toEqual([String(Buffer.byteLength(echoed.body)), undefined]);
+    expect(Buffer.byteLength(echoed.body)).toBeGreaterThan(echoed.body.length);
+    const unknown = await post(url, call(2, "echo", { text }), { "Mcp-Session-Id": "no-such-session" });
+    expect(unknown.status).toBe(404);
+    expect(declared(unknown)).toEqual([String(Buffer.byteLength(unknown.body)), undefined]);
+    const stateless = await start({ sessions: false });
+    const alone = await post(stateless.url, call(3, "echo", { text }), { "MCP-Protocol-Version": "2025-11-25" });
+    expect(JSON.parse(alone.body).result.content[0].text).toBe(text);
+    expect(declared(alone)).toEqual([String(Buffer.byteLength(alone.body)), undefined]);
+  });
+
   test("400: no session id, an unsupported MCP-Protocol-Version, malformed JSON", async () => {
     const { url } = await start();
     const noSession = await post(url, call(1, "echo", { text: "x" }));
