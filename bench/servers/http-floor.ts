@@ -10,7 +10,7 @@ const server = createServer((request, response) => {
   request.on("end", () => {
     const message = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     if (message.id === undefined) {
-      response.writeHead(202).end();
+      response.writeHead(202, { "Content-Length": 0 }).end();
       return;
     }
     // With its length, as mcpgen answers: headers written without one make node:http chunk the body.

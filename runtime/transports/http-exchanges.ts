@@ -22,6 +22,12 @@ export interface RequestAuth {
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
+/** 202 Accepted: its empty body's length declared too (without it, node:http sends an empty chunked body). */
+export function endAccepted(response: ServerResponse): void {
+  response.writeHead(202, EMPTY_BODY).end();
+}
+const EMPTY_BODY = { "Content-Length": 0 };
+
 /**
  * Ends `response` with `json` as its whole body and the body's length declared.
  * Headers written without a Content-Length make node:http frame the body that

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authorization } from "../server/authorization.js";
 import type { McpServer } from "../server/server.js";
 import type { Channel } from "../server/session.js";
-import type { RequestAuth } from "./http-exchanges.js";
+import { endAccepted, type RequestAuth } from "./http-exchanges.js";
 import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
@@ -67,7 +67,7 @@ export class LegacySseEndpoints {
     length: number,
   ): void {
     legacy.session.receiveMessage(message, new StreamChannel(legacy, auth), length);
-    response.writeHead(202).end();
+    endAccepted(response);
   }
 }
 

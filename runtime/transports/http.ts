@@ -35,6 +35,7 @@ import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-head
 import { LegacySseEndpoints } from "./http-legacy-sse.js";
 import {
   HttpSession,
+  endAccepted,
   endJson,
   PerRequestExchange,
   PostExchange,
@@ -308,7 +309,7 @@ export class StreamableHttpTransport {
       null,
       auth,
     );
-    if (!state.session.receiveMessage(message, exchange, length)) response.writeHead(202).end();
+    if (!state.session.receiveMessage(message, exchange, length)) endAccepted(response);
     else exchange.awaitReply();
   }
 
@@ -357,7 +358,7 @@ export class StreamableHttpTransport {
       this.server.logger,
       auth,
     );
-    if (!this.perRequestSession().receiveMessage(message, exchange)) response.writeHead(202).end();
+    if (!this.perRequestSession().receiveMessage(message, exchange)) endAccepted(response);
   }
 
   private sharedSession: Session | undefined;
@@ -394,7 +395,7 @@ export class StreamableHttpTransport {
     );
     if (!session.receiveMessage(message, exchange)) {
       session.close();
-      response.writeHead(202).end();
+      endAccepted(response);
     }
   }
 

@@ -53,6 +53,8 @@ describe("status codes", () => {
       { "Mcp-Session-Id": sessionId },
     );
     expect([initialized.status, initialized.body]).toEqual([202, ""]);
+    // An empty body with its length, not an empty chunked one.
+    expect([initialized.headers["content-length"], initialized.headers["transfer-encoding"]]).toEqual(["0", undefined]);
     const echoed = await post(url, call(1, "echo", { text: "hi" }), { "Mcp-Session-Id": sessionId });
     expect(echoed.status).toBe(200);
     expect(JSON.parse(echoed.body)).toEqual({
