@@ -45,14 +45,15 @@
 //
 // Run: npm run bench:http [-- --rounds N] [--quick] [--only mcpgen,SDK v2] [--cpu-prof DIR] [--instructions]
 //   --only          rows whose name contains one of the comma-separated words (the floors and the control always run)
-//   --cpu-prof      write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
+//   --cpu-prof      write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost,
+//                   and no process is stopped: bench/freeze.ts)
 //   --instructions  instead of the timed rounds: the instructions each server executes per request once
 //                   warmed up (1,500 calls a client; bench/instructions.ts, valgrind), for the floors and
 //                   mcpgen's rows unless --only names others
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freeze, thaw } from "./freeze.js";
+import { freeze, idleProcesses, stopIdleProcesses, thaw } from "./freeze.js";
 import { BenchClient, type Mode } from "./http-client.js";
 import { installedProject } from "./installed.js";
 import { instructionsOf } from "./instructions.js";
@@ -86,6 +87,8 @@ const warmupPerClient = quick ? 10 : 1_500;
 
 const only = onlyWords(options);
 const nodeArgs = profileFlags(options);
+// A stopped process's profile charges the stop to its next sample (bench/freeze.ts).
+stopIdleProcesses(nodeArgs.length === 0);
 
 const servers = join(import.meta.dirname, "servers");
 // mcpgen's rows run on the runtime package as a user installs it (packed, bundled), as bench/stdio's do.
@@ -402,7 +405,7 @@ console.log(
   `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients; ` +
     `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${blocks} blocks, ` +
     `in each block every row and its own floor process one after the other, ${callsPerClient} calls a client each after ` +
-    `${leadInPerClient} not counted; the idle processes stopped\n`,
+    `${leadInPerClient} not counted; ${idleProcesses()}\n`,
 );
 const header = [
   "server",

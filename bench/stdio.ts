@@ -46,7 +46,8 @@
 //
 // Run: npm run bench:stdio [-- --rounds N] [--quick] [--only mcpgen,SDK] [--placement split|same|free] [--cpu-prof DIR]
 //   --only      rows whose name contains one of the comma-separated words (the floors and the control always run)
-//   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost)
+//   --cpu-prof  write a V8 CPU profile of every server child into DIR (figures then include the profiler's cost,
+//               and no server is stopped between its turns: bench/freeze.ts)
 //   --instructions  instead: the in-process rows' instructions per call (callgrind, valgrind), which repeat
 //               within ~1% on a busy machine where the times above move by ±20%, and each row's cold
 //               start counted the same way (a process's start to its first answer; within a few percent)
@@ -63,6 +64,7 @@ import { printTable } from "./table.js";
 import { pairedMiddleHalf, pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
 import { pinningOf, placementOption } from "./placement.js";
 import { printServerTime } from "./stdio-server-time.js";
+import { idleProcesses, stopIdleProcesses } from "./freeze.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
 import {
   callLine,
@@ -117,6 +119,8 @@ const inProcessRounds = quick ? 1 : 3;
 const cpus = pinningOf(options, "stdio.js");
 const only = onlyWords(options);
 const nodeArgs = profileFlags(options);
+// A stopped process's profile charges the stop to its next sample (bench/freeze.ts).
+stopIdleProcesses(nodeArgs.length === 0);
 
 const servers = join(import.meta.dirname, "servers");
 const root = join(import.meta.dirname, "..", "..");
@@ -372,7 +376,7 @@ console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s), each row a round: ${sequentialCalls} sequential calls ` +
     `and ${pipelinedCalls} with ${inFlight} in flight, in ${blocks} blocks of each, the rows taking turns block by block, ` +
     `after a warm-up of ${warmupCalls} calls ${inFlight} in flight and ${sequentialWarmupCalls} sequential; ` +
-    `CPUs: ${cpus.description}; cold start: median of ${coldStarts} spawns, not pinned\n`,
+    `CPUs: ${cpus.description}; ${idleProcesses()}; cold start: median of ${coldStarts} spawns, not pinned\n`,
 );
 const header = [
   "server",

@@ -2,7 +2,8 @@
 // figures themselves are for the README, not asserted (this machine is shared
 // and noisy).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
@@ -205,6 +206,49 @@ test.each([
   },
   120_000,
 );
+
+// V8's profiler gives a sample the time since the one before: a process stopped between its turns
+// had its stops charged to whatever ran when it went on (bench/freeze.ts). Profiling, none is stopped.
+test("bench/http --cpu-prof (quick mode) stops no server between its turns, and each writes its profile", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "mcpgen-bench-prof-"));
+  try {
+    const script = join(projectRoot, "dist", "bench", "http.js");
+    const bench = spawn(process.execPath, [script, "--quick", "--only", "mcpgen", "--cpu-prof", folder], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    bench.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    let running = true;
+    const exited = new Promise<number | null>((resolve) =>
+      bench.on("exit", (code) => {
+        running = false;
+        resolve(code);
+      }),
+    );
+    const seen = new Set<number>();
+    const stopped = new Set<number>();
+    for (let waited = 0; running && waited < 110_000; waited += 10) {
+      for (const [pid, state] of childrenOf(bench.pid!)) {
+        seen.add(pid);
+        if (state === "T") stopped.add(pid);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await exited).toBe(0);
+    expect(seen.size, "the servers were watched").toBeGreaterThan(0);
+    expect([...stopped]).toEqual([]);
+    expect(stdout).toContain("the idle processes not stopped (CPU profiles are written)");
+    const profiles = readdirSync(folder).filter((file) => file.endsWith(".cpuprofile"));
+    // Each row and its own floor process: the control, sessions, stateless and per-request pairs.
+    expect(profiles.length).toBe(8);
+    for (const file of profiles) {
+      const profile = JSON.parse(readFileSync(join(folder, file), "utf8")) as { samples: number[] };
+      expect(profile.samples.length, file).toBeGreaterThan(0);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}, 120_000);
 
 /** bench:stdio's rows, in the order of its tables. */
 const stdioRows = [
