@@ -22,17 +22,18 @@ export interface RequestAuth {
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
+const EMPTY_BODY = { "Content-Length": 0 };
+
 /** 202 Accepted: its empty body's length declared too (without it, node:http sends an empty chunked body). */
 export function endAccepted(response: ServerResponse): void {
   response.writeHead(202, EMPTY_BODY).end();
 }
-const EMPTY_BODY = { "Content-Length": 0 };
 
 /**
  * Ends `response` with `json` as its whole body and the body's length declared.
  * Headers written without a Content-Length make node:http frame the body that
  * follows in chunks (RFC 9112 section 7.1): more for the server to write and
- * for the client to parse, ~1.5 us of the server's CPU a response (bench/RESULTS.md).
+ * for the client to parse, 1-2 µs of the server's CPU a response (bench/RESULTS.md).
  */
 export function endJson(
   response: ServerResponse,
@@ -50,6 +51,7 @@ export function endJson(
     )
     .end(json);
 }
+
 /** Streams kept per session for resumption; older finished ones are forgotten. */
 const STREAMS_PER_SESSION = 64;
 
