@@ -47,9 +47,15 @@ interface Traced {
   recompiled: string[];
 }
 
-/** "[completed compiling 0x… <JSFunction admit <file:///…/http.js> (sfi = 0x…)> …" (--trace-file-names; anonymous: no name). */
+/**
+ * "[completed compiling 0x… <JSFunction admit <file:///…/http.js> (sfi = 0x…)> (target TURBOFAN) …"
+ * (--trace-file-names; anonymous: no name). The target: TURBOFAN (Node 20, 22), MAGLEV or
+ * TURBOFAN_JS (Node 24, which tiers up through Maglev).
+ */
 const COMPILED =
-  /completed (?:compiling|optimizing) 0x[0-9a-f]+ <JSFunction ([^<(]*?) ?<([^>]*)> \(sfi = (0x[0-9a-f]+)\)/g;
+  /completed (?:compiling|optimizing) 0x[0-9a-f]+ <JSFunction ([^<(]*?) ?<([^>]*)> \(sfi = (0x[0-9a-f]+)\)>? ?(?:\(target ([A-Z_]+)\))?/g;
+/** A compilation's tier: Maglev's code is replaced by TurboFan's as a function stays hot (a tier-up, not a loss). */
+const tier = (target: string | undefined) => (target === "MAGLEV" ? 1 : 2);
 
 function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
   if (!existsSync(fixture)) throw new Error(`${fixture} is missing: run npm test (it compiles the fixtures) first`);
@@ -78,9 +84,12 @@ function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
   const optimized = [...before.matchAll(/completed (?:compiling|optimizing) 0x[0-9a-f]+ <JSFunction ([^ >]*)/g)].map(
     (m) => m[1]!,
   );
-  // "[marking dependent code 0x… <Code TURBOFAN> (0x… <SharedFunctionInfo Inflight>) (opt id 13) for deoptimization, reason: weak objects]"
+  // "[marking dependent code 0x… <Code TURBOFAN> (0x… <SharedFunctionInfo Inflight>) (opt id 13) for deoptimization,
+  // reason: weak objects]" (Node 24: "reason: embedded weak objects cleared")
   const weakDeopts = [
-    ...after.matchAll(/<SharedFunctionInfo ([^>]*)>\) \(opt id \d+\) for deoptimization, reason: weak objects/g),
+    ...after.matchAll(
+      /<SharedFunctionInfo ([^>]*)>\) \(opt id \d+\) for deoptimization, reason: (?:embedded )?weak objects/g,
+    ),
   ].map((m) => m[1]!);
   // Each compilation of mcpgen's after the collection, against the same function's compilation
   // before it (by SharedFunctionInfo: closures of one site share theirs; V8 prints addresses with and
@@ -90,6 +99,7 @@ function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
     at: m.index!,
     name: `${m[1] || "(anonymous)"} ${m[2]}`,
     sfi: BigInt(m[3]!),
+    tier: tier(m[4]),
   }));
   const invalidations = [
     ...out.matchAll(/\((0x[0-9a-f]+) <SharedFunctionInfo[^>]*>\) \(opt id \d+\) for deoptimization/g),
@@ -99,7 +109,7 @@ function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
   const recompiled = compiled
     .filter((c) => c.at > gcAt && ours(c.name))
     .filter((c) => {
-      const earlier = compiled.filter((e) => e.sfi === c.sfi && e.at < c.at).at(-1);
+      const earlier = compiled.filter((e) => e.sfi === c.sfi && e.at < c.at && e.tier >= c.tier).at(-1);
       return earlier !== undefined && !invalidations.some((i) => i.sfi === c.sfi && i.at > earlier.at && i.at < c.at);
     })
     .map((c) => c.name);
