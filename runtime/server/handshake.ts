@@ -91,7 +91,11 @@ export function handshakeMeta(scope: SessionScope): Readonly<Record<string, unkn
 
 /** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
 function newestHandshake(): RevisionInfo | undefined {
-  return generatedRevisions.filter((r) => r.lifecycle === "initialize").at(-1);
+  // A loop, not a callback: a closure made per initialize loses its compiled code at a full collection
+  // (runtime/hidden-classes.ts; seen on Node 24, which compiles such callbacks on their own).
+  for (let i = generatedRevisions.length - 1; i >= 0; i--)
+    if (generatedRevisions[i]!.lifecycle === "initialize") return generatedRevisions[i];
+  return undefined;
 }
 
 /**

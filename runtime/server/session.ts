@@ -198,7 +198,8 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
       this.receivedLength = length;
       if (this.loads.holding) this.loads.hold(value, channel, classification, length);
       else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
-      else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
+      // Bound, not an arrow made per message: the channel's method holds its compiled code (runtime/hidden-classes.ts).
+      else this.dispatch(value, classification, channel.reply.bind(channel), channel);
     } catch (error) {
       // A defect of ours, not the peer's: it must not end the process (a stdio server would exit)
       // nor leave a request unanswered. The peer gets -32603 with the id when there is one.

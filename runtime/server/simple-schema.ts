@@ -72,7 +72,13 @@ function keywordCheck(
       if (!Array.isArray(names) || names.length === 0 || !names.every((n) => TYPES.has(n as string))) return undefined;
       if (new Set(names).size !== names.length) return undefined; // the meta-schemas' uniqueItems
       const typeChecks = names.map((n) => TYPE_CHECKS[n as string]!);
-      return typeChecks.length === 1 ? typeChecks[0]! : (value) => typeChecks.some((check) => check(value));
+      // Loops rather than some/every callbacks here and below: no closure made per value checked.
+      return typeChecks.length === 1
+        ? typeChecks[0]!
+        : (value) => {
+            for (const check of typeChecks) if (check(value)) return true;
+            return false;
+          };
     }
     case "enum": {
       if (!Array.isArray(argument) || !argument.every(isPrimitive)) return undefined;
@@ -109,7 +115,11 @@ function keywordCheck(
       if (!Array.isArray(argument) || !argument.every(isPlainName)) return undefined;
       if (new Set(argument).size !== argument.length) return undefined; // the meta-schemas' uniqueItems
       const names = argument as string[];
-      return (value) => !isObject(value) || names.every((name) => value[name] !== undefined);
+      return (value) => {
+        if (!isObject(value)) return true;
+        for (const name of names) if (value[name] === undefined) return false;
+        return true;
+      };
     }
     case "properties":
       return propertiesCheck(argument, schema["additionalProperties"], depth);
