@@ -118,7 +118,10 @@ function traced(path: string, warmUp = WARM_UP, calls = AFTER): Traced {
 
 describe("a full collection between requests keeps the request path's compiled code", () => {
   for (const path of ["stdio-legacy", "stdio-per-request"]) {
-    test(`${path}: no compiled code invalidated`, { timeout: 90_000 }, () => {
+    // Retried: on Node 24, with the suite's other files running beside it, the warm-up once ended
+    // before V8 had compiled admit (1 run of 3 in CI; 12 of 12 alone did), failing the precondition.
+    // A weak deopt fails every try.
+    test(`${path}: no compiled code invalidated`, { timeout: 90_000, retry: 2 }, () => {
       const { optimized, weakDeopts } = traced(path);
       // The session's request path (its admission checks: admission.ts) was compiled, so there was code to lose.
       expect(optimized).toContain("admit");
