@@ -30,6 +30,19 @@ const PER_REQUEST_META = JSON.stringify({
  */
 export const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
 
+/**
+ * bench:stdio's warm-up of each server before its measured blocks: calls 64 in flight, then calls
+ * one at a time (bench:stdio-warmup runs the same 64-deep warm-up, then windows as long as
+ * bench:stdio's measured sequential calls). The sequential part was 5,000 calls, sized on Node 20,
+ * whose V8 has compiled mcpgen's request path with TurboFan by then. Node 24's does it in one burst
+ * between calls ~7,000 and ~12,000 of a process, so the window after 5,000 measured that burst
+ * (legacy 0.65-0.79x its floor there, 0.90-1.07x from call 12,000 on; p99 twice the floor's,
+ * then the floor's): bench/RESULTS.md, stdio, thirty-second session.
+ */
+export function stdioWarmUp(quick: boolean): { pipelined: number; sequential: number } {
+  return quick ? { pipelined: 200, sequential: 300 } : { pipelined: 2_000, sequential: 15_000 };
+}
+
 /** A tools/call of echo, as a line; per-request lines carry the _meta. */
 export function callLine(id: number, mode: Mode): string {
   const meta = mode === "per-request" ? `,"_meta":${PER_REQUEST_META}` : "";

@@ -73,6 +73,7 @@ import {
   INITIALIZE,
   percentile,
   startServer,
+  stdioWarmUp,
   type Mode,
   type RoundFigures,
   type RoundPlan,
@@ -109,8 +110,7 @@ const sequentialBlock = quick ? 100 : 500;
 const pipelinedBlock = quick ? 640 : 4_000;
 const sequentialCalls = blocks * sequentialBlock;
 const pipelinedCalls = blocks * pipelinedBlock;
-const warmupCalls = quick ? 200 : 2_000;
-const sequentialWarmupCalls = quick ? 300 : 5_000;
+const { pipelined: warmupCalls, sequential: sequentialWarmupCalls } = stdioWarmUp(quick);
 const inFlight = 64;
 const coldStarts = quick ? 3 : 15;
 const inProcessCalls = quick ? 12_800 : 128_000;
