@@ -13,6 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { interleavedRound, percentile, type Mode, type RoundPlan } from "./stdio-driver.js";
 import { printTable } from "./table.js";
+import { hostLine } from "./host.js";
+
+/** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
+const host = hostLine();
 
 /** What the probe wrote for one server: calls timed, and µs before the write and in it. */
 interface ProbeFigures {
@@ -58,6 +62,7 @@ export async function printServerTime(
         us(percentile(own.seqLatencies, 0.5)),
       ];
     });
+    console.log(host);
     console.log(
       `sequential tools/call over stdio, Node ${process.version}: each server's own time per call that arrives alone, ` +
         `timed in the server (bench/servers/write-probe.ts); one round of ${plan.blocks} blocks of ${plan.sequentialBlock} ` +

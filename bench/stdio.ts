@@ -78,6 +78,10 @@ import {
   type RoundFigures,
   type RoundPlan,
 } from "./stdio-driver.js";
+import { hostLine } from "./host.js";
+
+/** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
+const host = hostLine();
 
 const options = benchOptions(
   "stdio.js",
@@ -231,6 +235,7 @@ if (options.has("--instructions")) {
     const [base, full] = await Promise.all([count(row, 0), count(row, calls)]);
     perCall.set(row.name, (full - base) / calls);
   }
+  console.log(host);
   console.log(
     `tools/call in process (bench/servers/in-process.ts, 64 in flight), Node ${process.version}; instructions per call ` +
       `(callgrind, user space, V8 single-threaded, random and hash seeds pinned), ${calls} calls after ${warm}\n`,
@@ -372,6 +377,7 @@ const summary = targets.map((t) => {
 });
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 
+console.log(host);
 console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s), each row a round: ${sequentialCalls} sequential calls ` +
     `and ${pipelinedCalls} with ${inFlight} in flight, in ${blocks} blocks of each, the rows taking turns block by block, ` +

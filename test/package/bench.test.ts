@@ -2,11 +2,11 @@
 // figures themselves are for the README, not asserted (this machine is shared
 // and noisy).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { projectRoot } from "../helpers.js";
+import { projectRoot, tempDir } from "../helpers.js";
 import {
   leastSquares,
   pairedMiddleHalf,
@@ -17,6 +17,7 @@ import {
 } from "../../bench/targets.js";
 import { cpuList } from "../../bench/placement.js";
 import { AREAS } from "../../bench/callgrind-profile.js";
+import { cacheSummary, hostLine } from "../../bench/host.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
 function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
@@ -116,8 +117,40 @@ test("slopeBeyond: a row's slope less its floor's, their errors added in quadrat
   });
 });
 
+test("cacheSummary: caches by level, data before instruction, in sysfs's sizes", () => {
+  expect(
+    cacheSummary([
+      { level: "3", type: "Unified", size: "8192K" },
+      { level: "1", type: "Instruction", size: "64K" },
+      { level: "2", type: "Unified", size: "512K" },
+      { level: "1", type: "Data", size: "32K" },
+    ]),
+  ).toBe("L1d 32K, L1i 64K, L2 512K, L3 8192K");
+  expect(cacheSummary([])).toBe("");
+});
+
+test("hostLine: the CPU, the caches sysfs lists in the folder given (none without one), the load average", () => {
+  const folder = tempDir();
+  for (const [index, level, type, size] of [
+    ["index0", "1", "Data", "48K"],
+    ["index1", "2", "Unified", "2048K"],
+  ] as const) {
+    mkdirSync(join(folder, index));
+    writeFileSync(join(folder, index, "level"), `${level}\n`);
+    writeFileSync(join(folder, index, "type"), `${type}\n`);
+    writeFileSync(join(folder, index, "size"), `${size}\n`);
+  }
+  writeFileSync(join(folder, "uevent"), ""); // not a cache
+  expect(hostLine(folder)).toMatch(
+    /^host: .+, \d+ CPU\(s\)( at \d+ MHz)?; caches L1d 48K, L2 2048K; load average \d+\.\d\d$/,
+  );
+  expect(hostLine(join(folder, "absent"))).toMatch(/^host: .+ CPU\(s\)( at \d+ MHz)?; load average \d+\.\d\d$/);
+});
+
 test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
   const stdout = quickRun("validate");
+  // Its first line says what machine ran it (bench/host.ts).
+  expect(stdout.split("\n")[0]).toMatch(/^host: .+ CPU\(s\)( at \d+ MHz)?; caches .+; load average \d+\.\d\d$/);
   // Three tables: all valid messages (no SDK row: it speaks 2025-11-25 at most), the invalid ones, the 2025-11-25
   // valid ones. Each row: its ns/message, JSON.parse's in the same turns, the median ratio and the range of ratios.
   for (const [row, tables] of [
