@@ -78,6 +78,19 @@ export function instructionsOfScript(
 }
 
 /**
+ * The caches callgrind simulates: one stated geometry, not the CPU's it runs on
+ * (its default), so that miss counts compare across hosts. This machine kind's
+ * hardware changes from day to day: the same instructions missed the L1
+ * instruction cache 362 times a call on one host and 109 on another, whose is
+ * 64 KB (bench/RESULTS.md, thirty-third session). 32 KB 8-way L1
+ * instruction and data caches and an 8 MB 16-way last level, 64-byte lines: a
+ * common x86 server core of recent years. Size, associativity, line size.
+ */
+export const SIMULATED_CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"] as const;
+/** SIMULATED_CACHES in words, for the benches' headers. */
+export const SIMULATED_CACHES_TEXT = "simulated caches: 32 KB 8-way L1i and L1d, 8 MB 16-way last level";
+
+/**
  * Runs `node ...nodeArgs` under callgrind with its cache and branch simulation
  * (V8 single-threaded, seeds pinned, as instructionsOfScript) and V8's perf
  * map, to its end, and returns the self costs of every function, JIT code
@@ -111,7 +124,7 @@ export async function profileOfScript(
         if (code !== 0) throw new Error(`node ${nodeArgs.join(" ")} under callgrind exited with ${code}`);
       },
       false,
-      ["--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes"],
+      ["--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes", ...SIMULATED_CACHES],
       (files) => {
         if (files.length !== 1) throw new Error(`callgrind wrote ${files.length} outputs, expected one`);
         profile = parseCallgrind(readFileSync(files[0]!, "utf8"), parsePerfMap(readFileSync(perfMapFile!, "utf8")));

@@ -58,7 +58,7 @@ import { join } from "node:path";
 import { bundleServer } from "./bundled.js";
 import { installedProject } from "./installed.js";
 import { snapshotServer } from "./snapshot.js";
-import { instructionsOfScript, profileOfScript } from "./instructions.js";
+import { SIMULATED_CACHES_TEXT, instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { pairedMiddleHalf, pairedRange, pairedRatio, targetLines, type Target } from "./targets.js";
@@ -209,7 +209,7 @@ if (options.has("--cache")) {
     const ours = profiles.get(row.name)!;
     console.log(
       `\n${row.name} beside ${row.floor}: tools/call in process (64 in flight), per call (${calls} calls after ${warm}; ` +
-        `callgrind's cache and branch simulation, V8 single-threaded, seeds pinned; JIT code named from V8's perf map). ` +
+        `callgrind's cache and branch simulation, ${SIMULATED_CACHES_TEXT}; V8 single-threaded, seeds pinned; JIT code named from V8's perf map). ` +
         `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles.\n`,
     );
     printTable(["area", `instructions: ${row.floor}`, row.name, "L1i misses: floor", row.name], areaRows(floor, ours));

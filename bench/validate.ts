@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { corpus as handMade, type BenchMessage } from "./corpus.js";
 import { upstreamCorpus } from "./upstream-corpus.js";
 import { targetLines } from "./targets.js";
-import { instructionsOfScript, profileOfScript } from "./instructions.js";
+import { SIMULATED_CACHES_TEXT, instructionsOfScript, profileOfScript } from "./instructions.js";
 import { areaRows, difference, topFunctions, totals, type CallgrindProfile } from "./callgrind-profile.js";
 import { printTable } from "./table.js";
 import { benchOptions, sharedOptions } from "./options.js";
@@ -304,7 +304,7 @@ if (options.has("--cache")) {
   const ours = profiles.get(MCPGEN)!;
   console.log(
     `\nWhere the valid messages' cost goes, per message (${valid.length} messages; callgrind's cache and branch ` +
-      `simulation, V8 single-threaded, seeds pinned; passes ${warm}–${warm + measured} of each row's own process; ` +
+      `simulation, ${SIMULATED_CACHES_TEXT}; V8 single-threaded, seeds pinned; passes ${warm}–${warm + measured} of each row's own process; ` +
       `JIT code named from V8's perf map${quick ? "; quick: V8 has not optimized the checks yet, its collections on a fixed schedule" : ""}). ` +
       `An L1 instruction-cache miss that L2 serves costs ~10–15 cycles.`,
   );
