@@ -1,8 +1,9 @@
-// The machine a benchmark ran on, printed under each bench's title. This
+// The machine a benchmark ran on, printed as each bench's first line. This
 // project's machine kind is a VM whose host hardware changes from day to day:
 // on 2026-11-29 an "AMD EPYC" at 2.0 GHz with a 64 KB L1 instruction cache
 // read mcpgen's ratios lower than earlier days' runs, and its in-process
-// instruction-cache misses differed (callgrind simulates the host's caches).
+// instruction-cache misses differed (callgrind simulated the host's caches
+// then; bench/instructions.ts now fixes their geometry).
 // A figure is comparable with another only on the same hardware, so every run
 // says which it had, with the load average when it started.
 import { readdirSync, readFileSync } from "node:fs";
