@@ -191,6 +191,7 @@ if (options.has("--cache")) {
   const warm = quick ? 640 : 20_000;
   const calls = quick ? 640 : 20_000;
   const rows = inProcessRows.filter((row) => row.name !== "SDK");
+  console.log(host);
   const profiles = new Map<string, CallgrindProfile>();
   await Promise.all(
     rows.map(async (row) => {
