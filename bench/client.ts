@@ -45,10 +45,10 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { ClientKind, Phase, RunResult } from "./clients/run.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "client.js",
@@ -168,7 +168,7 @@ function table(header: string[], body: string[][]): void {
     console.log(row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
 }
 
-console.log(host);
+console.log(host.line);
 console.log(
   `tools/call "search" over stdio from each client to the same server, Node ${process.version}; ` +
     `medians of ${rounds} round(s): ${sequentialCalls} sequential calls, ${pipelinedCalls} with ${inFlight} in flight, ` +
@@ -323,3 +323,4 @@ if (install) {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+console.log(stealLine(host));

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchOptions } from "./options.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "generate.js",
@@ -78,7 +78,7 @@ for (let i = 0; i < runs; i++) {
 }
 
 const wall = results.map((r) => r.wallMs);
-console.log(host);
+console.log(host.line);
 console.log(
   `mcpgen generate, every pinned revision and extension, Node ${process.version}; median of ${runs} run(s)\n`,
 );
@@ -101,3 +101,4 @@ console.log(
 function spread(values: number[]): number[] {
   return [median(values), Math.min(...values), Math.max(...values)];
 }
+console.log(stealLine(host));

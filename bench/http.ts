@@ -60,10 +60,10 @@ import { instructionsOf } from "./instructions.js";
 import { printTable } from "./table.js";
 import { pairedMiddleHalf, pairedRatio, targetLines, type Target } from "./targets.js";
 import { benchOptions, onlyWords, profileFlags, sharedOptions } from "./options.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "http.js",
@@ -148,7 +148,7 @@ if (countInstructions) {
     const [base, full] = await Promise.all([run(target, 0), run(target, calls)]);
     perRequest.set(target.name, (full - base) / (clients * calls));
   }
-  console.log(host);
+  console.log(host.line);
   console.log(
     `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; instructions the server executed ` +
       `per request (callgrind, user space, V8 single-threaded), ${clients} keep-alive clients x ${calls} calls after ${warm} each\n`,
@@ -406,7 +406,7 @@ const summary = targets.map((t) => {
   };
 });
 
-console.log(host);
+console.log(host.line);
 console.log(
   `tools/call over Streamable HTTP, Node ${process.version}; 20 tools registered; ${clients} keep-alive clients; ` +
     `each server warmed up with ${warmupPerClient} calls a client, then ${rounds} round(s) of ${blocks} blocks, ` +
@@ -486,3 +486,4 @@ if (only === undefined || only.includes("cluster")) {
   const code = await new Promise<number | null>((resolve) => cluster.once("exit", resolve));
   if (code !== 0) throw new Error(`bench/cluster exited with ${code}`);
 }
+console.log(stealLine(host));

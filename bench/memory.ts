@@ -33,10 +33,10 @@ import type { Readable } from "node:stream";
 import { BenchClient, Connection } from "./http-client.js";
 import { benchOptions, onlyWords, sharedOptions } from "./options.js";
 import { leastSquares, slopeBeyond, targetLines } from "./targets.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "memory.js",
@@ -281,7 +281,7 @@ for (const target of targets) {
   }
 }
 
-console.log(host);
+console.log(host.line);
 console.log(`Streamable HTTP server memory, Node ${process.version}; heap after full collections (heap-probe)\n`);
 console.log(
   `Idle legacy sessions (2025-11-25): ${idleSessions} sessions over ${connections} connections; KB of heap held per session`,
@@ -323,3 +323,4 @@ console.log(
   ])}\n`,
 );
 console.log(`Heap samples (minute, MB):\n${trails.join("\n")}`);
+console.log(stealLine(host));

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { interleavedRound, percentile, type Mode, type RoundPlan } from "./stdio-driver.js";
 import { printTable } from "./table.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 /** What the probe wrote for one server: calls timed, and µs before the write and in it. */
 interface ProbeFigures {
@@ -62,7 +62,7 @@ export async function printServerTime(
         us(percentile(own.seqLatencies, 0.5)),
       ];
     });
-    console.log(host);
+    console.log(host.line);
     console.log(
       `sequential tools/call over stdio, Node ${process.version}: each server's own time per call that arrives alone, ` +
         `timed in the server (bench/servers/write-probe.ts); one round of ${plan.blocks} blocks of ${plan.sequentialBlock} ` +
@@ -74,6 +74,7 @@ export async function printServerTime(
         `process.stdout.write; write: that call, which hands the answer to the pipe and wakes the driver; round trip: ` +
         `the driver's, from its write of the call to its read of the answer (measured calls only).`,
     );
+    console.log(stealLine(host));
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

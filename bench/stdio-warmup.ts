@@ -27,10 +27,10 @@ import { drive, startServer, stdioWarmUp, type Mode } from "./stdio-driver.js";
 import { pinningOf, placementOption } from "./placement.js";
 import { printTable } from "./table.js";
 import { pairedRatio } from "./targets.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "stdio-warmup.js",
@@ -111,7 +111,7 @@ const windowNames = Array.from({ length: windows }, (_, w) => {
   return `${w + 1}: ${first}–${first + windowCalls - 1}`;
 });
 
-console.log(host);
+console.log(host.line);
 console.log(
   `sequential tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s) in rotating order; ` +
     `after ${deepWarmUpCalls} calls ${inFlight} in flight, ${windows} windows of ${windowCalls} calls one at a time ` +
@@ -136,3 +136,4 @@ console.log(
   `\nLegacy rows against "${FLOOR}", the per-request row against "${PER_REQUEST_FLOOR}" (the same lines: _meta on every call). ` +
     `The control's distance from 1.00× is what this run's noise alone makes of a ratio.`,
 );
+console.log(stealLine(host));

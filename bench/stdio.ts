@@ -78,10 +78,10 @@ import {
   type RoundFigures,
   type RoundPlan,
 } from "./stdio-driver.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions(
   "stdio.js",
@@ -191,7 +191,7 @@ if (options.has("--cache")) {
   const warm = quick ? 640 : 20_000;
   const calls = quick ? 640 : 20_000;
   const rows = inProcessRows.filter((row) => row.name !== "SDK");
-  console.log(host);
+  console.log(host.line);
   const profiles = new Map<string, CallgrindProfile>();
   await Promise.all(
     rows.map(async (row) => {
@@ -236,7 +236,7 @@ if (options.has("--instructions")) {
     const [base, full] = await Promise.all([count(row, 0), count(row, calls)]);
     perCall.set(row.name, (full - base) / calls);
   }
-  console.log(host);
+  console.log(host.line);
   console.log(
     `tools/call in process (bench/servers/in-process.ts, 64 in flight), Node ${process.version}; instructions per call ` +
       `(callgrind, user space, V8 single-threaded, random and hash seeds pinned), ${calls} calls after ${warm}\n`,
@@ -378,7 +378,7 @@ const summary = targets.map((t) => {
 });
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 
-console.log(host);
+console.log(host.line);
 console.log(
   `tools/call over stdio, Node ${process.version}; 20 tools registered; ${rounds} round(s), each row a round: ${sequentialCalls} sequential calls ` +
     `and ${pipelinedCalls} with ${inFlight} in flight, in ${blocks} blocks of each, the rows taking turns block by block, ` +
@@ -516,3 +516,4 @@ console.log(
   `\n×floor (the median of per-child ratios) and beyond floor's: legacy rows against "${FLOOR}", the per-request row against "${PER_REQUEST_FLOOR}". ` +
     `Bytes are what V8 allocated (garbage included) while the calls ran, the chunks' own text too (the floor's figure).`,
 );
+console.log(stealLine(host));

@@ -41,10 +41,10 @@ import { sdkRow } from "./validate-rows/sdk.js";
 import { ajvRow } from "./validate-rows/ajv.js";
 import type { RowFigures } from "./validate-rows/turns.js";
 import type { RowJob } from "./validate-rows/child.js";
-import { hostLine } from "./host.js";
+import { hostAtStart, stealLine } from "./host.js";
 
 /** The machine and its load as the run starts, before the run loads it (bench/host.ts). */
-const host = hostLine();
+const host = hostAtStart();
 
 const options = benchOptions("validate.js", "Parse + validate beside JSON.parse, ajv and the official SDK.", [
   sharedOptions.quick,
@@ -245,7 +245,7 @@ const countedPasses = quick
 const rounds = quick ? 3 : 15;
 const budget = quick ? 50 : 150;
 const warmUpMs = quick ? 300 : 4000;
-console.log(host);
+console.log(host.line);
 console.log(`mcpgen validation benchmark; node ${process.version}; ${quick ? "quick" : "full"} run`);
 for (const u of upstream)
   console.log(
@@ -368,3 +368,4 @@ console.log(
   `  import("@modelcontextprotocol/sdk/types.js")  ${importTime("@modelcontextprotocol/sdk/types.js", runs).toFixed(1)} ms`,
 );
 console.log(`  ajv: import, addSchema(schema.json), compile 10 types  ${ajvCompileTime(runs).toFixed(1)} ms`);
+console.log(stealLine(host));

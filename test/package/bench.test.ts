@@ -17,7 +17,7 @@ import {
 } from "../../bench/targets.js";
 import { cpuList } from "../../bench/placement.js";
 import { AREAS } from "../../bench/callgrind-profile.js";
-import { cacheSummary, hostLine } from "../../bench/host.js";
+import { cacheSummary, cpuinfoGeneration, hostLine, parseCpuTimes, stealLine } from "../../bench/host.js";
 
 /** Runs dist/bench/<name>.js --quick and returns what it printed, once it exited 0 with nothing on stderr. */
 function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_000): string {
@@ -30,6 +30,11 @@ function quickRun(name: string, extra: readonly string[] = [], timeoutMs = 120_0
   });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
+  // A timed run ends with what the hypervisor took from it (bench/host.ts); a counted one (callgrind) does not.
+  if (!extra.some((option) => option === "--instructions" || option === "--cache"))
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^host over the run's \d+ s: \d+\.\d% of the CPUs' time went to other guests \(steal\); load average \d+\.\d\d as it ended$/,
+    );
   return run.stdout;
 }
 
@@ -129,7 +134,7 @@ test("cacheSummary: caches by level, data before instruction, in sysfs's sizes",
   expect(cacheSummary([])).toBe("");
 });
 
-test("hostLine: the CPU, the caches sysfs lists in the folder given (none without one), the load average", () => {
+test("hostLine: the CPU and its family and model, the caches sysfs lists in the folder given (none without one), the load average", () => {
   const folder = tempDir();
   for (const [index, level, type, size] of [
     ["index0", "1", "Data", "48K"],
@@ -141,10 +146,44 @@ test("hostLine: the CPU, the caches sysfs lists in the folder given (none withou
     writeFileSync(join(folder, index, "size"), `${size}\n`);
   }
   writeFileSync(join(folder, "uevent"), ""); // not a cache
-  expect(hostLine(folder)).toMatch(
-    /^host: .+, \d+ CPU\(s\)( at \d+ MHz)?; caches L1d 48K, L2 2048K; load average \d+\.\d\d$/,
+  const cpuinfo = join(folder, "cpuinfo");
+  writeFileSync(
+    cpuinfo,
+    "processor\t: 0\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2596.146\n",
   );
-  expect(hostLine(join(folder, "absent"))).toMatch(/^host: .+ CPU\(s\)( at \d+ MHz)?; load average \d+\.\d\d$/);
+  expect(hostLine(folder, cpuinfo)).toMatch(
+    /^host: .+ \(family 25, model 17\), \d+ CPU\(s\)( at \d+ MHz)?; caches L1d 48K, L2 2048K; load average \d+\.\d\d$/,
+  );
+  expect(hostLine(join(folder, "absent"), join(folder, "absent"))).toMatch(
+    /^host: [^()]+, \d+ CPU\(s\)( at \d+ MHz)?; load average \d+\.\d\d$/,
+  );
+});
+
+test("cpuinfoGeneration: the first CPU's family and model numbers, where /proc/cpuinfo has both", () => {
+  const entry = (family: number, model: number) =>
+    `processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: AMD EPYC\n`;
+  expect(cpuinfoGeneration(entry(25, 17) + "\n" + entry(23, 49))).toBe("family 25, model 17");
+  // "model name" is not "model"; an ARM cpuinfo has neither line.
+  expect(cpuinfoGeneration("processor\t: 0\ncpu family\t: 25\nmodel name\t: AMD EPYC\n")).toBeUndefined();
+  expect(cpuinfoGeneration("processor\t: 0\nCPU implementer\t: 0x41\n")).toBeUndefined();
+});
+
+test("parseCpuTimes and stealLine: the hypervisor's share of the CPUs' ticks between two readings of /proc/stat", () => {
+  // user nice system idle iowait irq softirq steal guest guest_nice: the total is the first eight.
+  const stat = (idle: number, steal: number) =>
+    `cpu  600 0 200 ${idle} 0 0 0 ${steal} 50 0\ncpu0 300 0 100 ${idle / 2} 0 0 0 ${steal / 2} 25 0\nintr 1 2\n`;
+  const before = parseCpuTimes(stat(9000, 200));
+  expect(before).toEqual({ total: 10_000, steal: 200 });
+  expect(parseCpuTimes("cpu  1 2 3 4\n")).toBeUndefined(); // a kernel older than steal
+  expect(parseCpuTimes("")).toBeUndefined();
+  const start = { line: "host: test", times: before, startedMs: 1_000 };
+  // 1,000 ticks later, 80 of them stolen: 8.0%.
+  expect(stealLine(start, parseCpuTimes(stat(9920, 280)), 31_400)).toMatch(
+    /^host over the run's 30 s: 8\.0% of the CPUs' time went to other guests \(steal\); load average \d+\.\d\d as it ended$/,
+  );
+  expect(stealLine({ ...start, times: undefined }, before, 2_000)).toMatch(
+    /^host over the run's 1 s: steal unknown \(no \/proc\/stat\); load average/,
+  );
 });
 
 test("bench/validate runs (quick mode) and every implementation agrees with the corpus verdicts", () => {
