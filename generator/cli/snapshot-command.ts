@@ -31,7 +31,9 @@ export async function snapshotCommand(io: Io, options: SnapshotCommandOptions): 
   );
   if (!isFile) throw new SpecError(`${displayPath(io, script)}: no such file (the server's script)`);
 
-  const work = await mkdtemp(join(tmpdir(), "mcpgen-snapshot-"));
+  // The environment as the CLI was given it (Io), as everywhere else in the CLI: a caller can give
+  // the build a temporary folder of its own.
+  const work = await mkdtemp(join(io.env["TMPDIR"] || tmpdir(), "mcpgen-snapshot-"));
   try {
     const bundle = join(work, "server.cjs");
     const blob = join(work, "server.blob");

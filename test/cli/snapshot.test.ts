@@ -19,7 +19,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
@@ -63,19 +62,21 @@ serveStdioFromSnapshot(server);
 
 let project: string;
 
-async function snapshot(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo({ cwd: project });
+// Each build gets a TMPDIR of its own, so that the check that it left nothing there does not see the
+// snapshot that test/package/bench.test.ts builds at the same time in the shared one.
+async function snapshot(args: string[], tmp: string): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo({ cwd: project, env: { TMPDIR: tmp } });
   const code = await main(["snapshot", ...args], io);
   return { code, out: io.out, err: io.err };
 }
 
 /** mcpgen's CLI (bin/mcpgen.js) run by `node` in the project; its exit code and output. */
-function cliOn(node: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
+function cliOn(node: string, args: string[], tmp: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     // No compile cache (bin/mcpgen.js turns it on from Node 22.1): the test writes nothing outside its folder.
     const child = spawn(node, [join(projectRoot, "bin", "mcpgen.js"), ...args], {
       cwd: project,
-      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" },
+      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1", TMPDIR: tmp },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -119,13 +120,15 @@ for (const { label, node, blobName } of builders)
   describe(`a snapshot built and started by ${label}`, () => {
     let built: { code: number; out: string; err: string };
     let blob: string;
+    let buildTmp: string;
     beforeAll(async () => {
+      buildTmp = tempDir("mcpgen-snapshot-tmp-");
       // The project's Node builds through the CLI's main in this process; another Node through the
       // CLI's script, run by that Node (the command builds with the Node that runs it).
       built =
         node === process.execPath
-          ? await snapshot(["server.js"]) // the blob's default name: server.blob
-          : await cliOn(node, ["snapshot", "server.js", "-o", blobName]);
+          ? await snapshot(["server.js"], buildTmp) // the blob's default name: server.blob
+          : await cliOn(node, ["snapshot", "server.js", "-o", blobName], buildTmp);
       blob = join(project, blobName);
     }, 120_000);
 
@@ -139,9 +142,7 @@ for (const { label, node, blobName } of builders)
       );
       expect(existsSync(blob)).toBe(true);
       // The bundle and the builder's blob were made in a temporary folder, and are gone.
-      expect(
-        readdirSync(tmpdir()).filter((name) => name.startsWith("mcpgen-snapshot-") && !project.endsWith(name)),
-      ).toEqual([]);
+      expect(readdirSync(buildTmp)).toEqual([]);
     });
 
     const started = () => ({
@@ -237,15 +238,17 @@ describe("a build that fails", () => {
     writeFileSync(join(project, name), source);
     const blobOf = join(project, name.replace(/\.js$/, ".blob"));
     writeFileSync(blobOf, "an older blob");
-    const result = node === process.execPath ? await snapshot([name]) : await cliOn(node, ["snapshot", name]);
-    // Nothing written: the older blob is as it was, and no staging file is left.
+    const tmp = tempDir("mcpgen-snapshot-tmp-");
+    const result = node === process.execPath ? await snapshot([name], tmp) : await cliOn(node, ["snapshot", name], tmp);
+    // Nothing written: the older blob is as it was, and no staging file or temporary folder is left.
     expect(readFileSync(blobOf, "utf8")).toBe("an older blob");
     expect(readdirSync(project).filter((f) => f.includes(".tmp-"))).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
     return result;
   };
 
   test("a script that does not exist: exit 2", async () => {
-    const result = await snapshot(["missing.js"]);
+    const result = await snapshot(["missing.js"], tempDir("mcpgen-snapshot-tmp-"));
     expect(result.code).toBe(2);
     expect(result.err).toBe("mcpgen: missing.js: no such file (the server's script)\n");
   });
