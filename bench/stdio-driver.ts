@@ -169,12 +169,7 @@ export async function interleavedRound(
   try {
     for (const row of rows) {
       const server = startServer(row.args, row.mode);
-      const figures: RoundFigures = {
-        sequential: [],
-        pipelined: [],
-        seqLatencies: [],
-        pipeLatencies: [],
-      };
+      const figures: RoundFigures = { sequential: [], pipelined: [], seqLatencies: [], pipeLatencies: [] };
       started.push({ name: row.name, server, figures });
       await server.initialize();
       // Warmed up both ways a call can arrive (a chunk of 64 lines, a chunk of one), so that the measured
@@ -187,7 +182,6 @@ export async function interleavedRound(
       [1, plan.sequentialBlock, plan.leadIn.sequential],
       [plan.inFlight, plan.pipelinedBlock, plan.leadIn.pipelined],
     ] as const) {
-      if (size === 0) continue;
       for (let block = 0; block < plan.blocks; block++)
         for (let turn = 0; turn < started.length; turn++) {
           const { server, figures } = started[(turn + block) % started.length]!;
