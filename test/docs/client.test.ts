@@ -33,9 +33,9 @@ let dir: string;
 beforeAll(() => {
   dir = workFolder("client");
   writeFileSync(join(dir, "server.js"), SERVER);
-  expect(
-    compile(dir, { "connect.ts": snippet(PAGE, "connect"), "subscribe.ts": snippet(PAGE, "subscribe") }),
-  ).toBe("exit 0");
+  expect(compile(dir, { "connect.ts": snippet(PAGE, "connect"), "subscribe.ts": snippet(PAGE, "subscribe") })).toBe(
+    "exit 0",
+  );
 }, 120_000);
 
 test("the connect block lists the tools, answers the elicitation, hears progress and prints the result", () => {

@@ -1,5 +1,5 @@
 // The README's shell blocks: the two development commands are the ones CI
-// runs, the install block names the two packages packages/ publishes, and the
+// runs (and CONTRIBUTING.md repeats), the install block names the two packages packages/ publishes, and the
 // generator block's commands run as written (the CLI in-process, in a new folder).
 // The five-minute server and client are test/server/quick-start.test.ts and
 // test/client/quick-client.test.ts.
@@ -25,16 +25,14 @@ test("the README opens with the two development commands, which CI runs", () => 
   expect(development).toEqual(["npm ci && npm run generate", "npm test"]);
   const ci = readFileSync(join(projectRoot, ".ci", "run"), "utf8").split("\n");
   for (const command of development) expect(ci).toContain(command);
+  expect(commands(snippet("CONTRIBUTING.md", "development"))).toEqual(development);
 });
 
 test("the install block installs the two published packages", () => {
   const names = ["runtime", "generator"].map(
     (dir) => JSON.parse(readFileSync(join(projectRoot, "packages", dir, "package.json"), "utf8")).name,
   );
-  expect(commands(snippet("README.md", "install"))).toEqual([
-    `npm install ${names[0]}`,
-    `npm install -D ${names[1]}`,
-  ]);
+  expect(commands(snippet("README.md", "install"))).toEqual([`npm install ${names[0]}`, `npm install -D ${names[1]}`]);
 });
 
 test("the generator block's commands run as written", async () => {
