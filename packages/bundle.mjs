@@ -13,7 +13,6 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
-import { jsonLiteralsPlugin } from "./json-literals.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 
@@ -57,8 +56,6 @@ export async function bundleRuntime(manifest, into) {
     // entry uses it (an entry file may export more; its .d.ts says what is public).
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
-    // The generated modules' large data literals (the shims' shapes above all) load as JSON.parse of a string.
-    plugins: [jsonLiteralsPlugin((id) => checkoutPath(id).startsWith("dist/generated/"))],
   });
   await bundle.write({
     dir: into,

@@ -4,7 +4,6 @@
 // can leave out the functions a revision imports from the one before it
 // (check-sharing.ts); a function's runtime imports come with it.
 import { byCodeUnit } from "../model/order.js";
-import { layoutCheckFunction } from "./check-layout.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -116,11 +115,7 @@ export class CheckFunctions {
       this.file.print(`export { ${names.join(", ")} };`);
     }
     for (const [name] of own) for (const used of this.runtimeNames.get(name)!) this.importRuntime(used);
-    for (const [, { comment, signature, body }] of own) {
-      this.file.print([comment, signature, ...body, "}"].join("\n"), () =>
-        layoutCheckFunction(comment, signature, body),
-      );
-    }
+    for (const [, { comment, signature, body }] of own) this.file.print([comment, signature, ...body, "}"].join("\n"));
   }
 
   private patternSource(name: string): string {

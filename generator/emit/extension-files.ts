@@ -6,15 +6,13 @@ import { indexDeclarations, propertyOf } from "../model/resolve.js";
 import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
-import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
-import { GeneratedFile, type OutputFile } from "./printer.js";
+import { GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
 import { methodCheckTables } from "./tables-file.js";
 import { printValidators } from "./validators-file.js";
 import { printGuards } from "./guards-file.js";
-import { layoutLines } from "./line-layout.js";
-import { checkReservedNames, formatted } from "./run.js";
+import { checkReservedNames, outputsOf } from "./run.js";
 
 const runtime = "mcpgen/runtime";
 
@@ -28,7 +26,7 @@ export const extensionFileExports = [
   "validate",
 ] as const;
 
-/** The files of one extension's folder, unformatted. */
+/** The files of one extension's folder, before prettier. */
 export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
   checkReservedNames(model.source.file, [...model.constants, ...model.declarations], extensionFileExports, "extension");
   const header = {
@@ -37,10 +35,10 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
     ],
   };
-  const at = (name: string) => new GeneratedFile(`ext/${model.extension}/${name}`, header);
+  const at = (name: string, layout?: FileLayout) => new GeneratedFile(`ext/${model.extension}/${name}`, header, layout);
   const baseFolder = `../../${model.base}`;
 
-  const types = at("types.ts");
+  const types = at("types.ts", "prettier");
   for (const imported of model.imports) types.importType(`${baseFolder}/types.js`, imported.name);
   emitTypes(types, model);
 
@@ -121,7 +119,6 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       selfChecked: ${tables.importValue("./methods.js", "selfChecked")},
     } as const satisfies ${tables.importType(runtime, "ExtensionTables")};
   `,
-    layoutLines,
   );
   const validators = at("validators.ts");
   printValidators(validators, model.declarations, names);
@@ -141,7 +138,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
     )} as const;
   `);
 
-  const index = at("index.ts");
+  const index = at("index.ts", "prettier");
   index.print(`
     export * from "./types.js";
     export * from "./methods.js";
@@ -153,11 +150,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   return [types, methods, checks, tables, validators, guards, facts, index];
 }
 
-/** The formatted files of one extension's folder. */
-export async function extensionOutput(
-  model: ExtensionModel,
-  base: RevisionModel,
-  formatting: Formatting = new Formatting(),
-): Promise<OutputFile[]> {
-  return Promise.all(extensionFiles(model, base).map((file) => formatted(file, formatting)));
+/** The output files of one extension's folder. */
+export async function extensionOutput(model: ExtensionModel, base: RevisionModel): Promise<OutputFile[]> {
+  return outputsOf(extensionFiles(model, base));
 }

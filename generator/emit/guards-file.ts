@@ -3,7 +3,6 @@
 // runtime's `test`. classify() is tables.ts's.
 import { checkName } from "./checks-file.js";
 import type { TypeExportNames } from "./export-names.js";
-import { layoutLines } from "./line-layout.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -24,6 +23,5 @@ export function printGuards(
           return ${test}(${C}.${checkName(name)}, value);
         }
       `,
-      layoutLines,
     );
 }

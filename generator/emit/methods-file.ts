@@ -39,15 +39,15 @@ export function emitMethods(
   const requests = model.methods.filter((m) => m.kind === "request");
   const notifications = model.methods.filter((m) => m.kind === "notification");
 
-  file.printData("export const methods", Object.fromEntries(model.methods.map((m) => [m.name, entryOf(m)])), {
-    comment: [
-      "/**",
-      ` * The method routing table of ${title}: one entry per`,
-      " * request and notification, keyed by method name.",
-      " */",
-    ].join("\n"),
-    suffix: ` as const satisfies ${file.importType(runtime, "MethodTable")}`,
-  });
+  // A literal, not JSON.parse: its literal types are what `(typeof methods)[M]` tells a user's code.
+  const table = Object.fromEntries(model.methods.map((m) => [m.name, entryOf(m)]));
+  file.print(`
+    /**
+     * The method routing table of ${title}: one entry per
+     * request and notification, keyed by method name.
+     */
+    export const methods = ${JSON.stringify(table, null, 2)} as const satisfies ${file.importType(runtime, "MethodTable")};
+  `);
 
   // Type-level maps: TypeScript types for what the table names as strings.
   const typeOf = (type: TypeNode): string => {
@@ -80,9 +80,7 @@ export function emitMethods(
     /** The params of a request or notification. */
     export type ParamsOf<M extends Method> = M extends RequestMethod
       ? RequestMap[M]["params"]
-      : M extends NotificationMethod
-        ? NotificationMap[M]["params"]
-        : never;
+      : M extends NotificationMethod ? NotificationMap[M]["params"] : never;
 
     /** What a successful response to request M carries in \`result\`. */
     export type ResultOf<M extends RequestMethod> = RequestMap[M]["result"];

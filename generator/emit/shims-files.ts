@@ -4,16 +4,13 @@
 //                   shortcut), how each diff entry is covered (for review), and a function per
 //                   message kind and direction
 //   index.ts        convert(message, { from, to, method }) over the chain of revisions
-// The tables are declared with their runtime types, not `as const`: nothing
-// reads their literal types, and literal declarations made shims/*.d.ts 2.5 MB
-// of the runtime package.
+// The shapes and plans are data: JSON.parse of one string each, declared with
+// their runtime types (nothing reads their literal types).
 import { diffRevisions } from "../diff/diff.js";
 import type { RevisionModel } from "../model/types.js";
 import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
 import { shapesOf } from "../shims/shapes.js";
 import { shortcutsOf } from "../shims/shortcuts.js";
-import { printKey } from "./data-literal.js";
-import { indentWidth, pad, printWidth } from "./prettier-form.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -25,9 +22,9 @@ export const stepFile = (older: string, newer: string) => `${older}--${newer}`;
 export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
   const { types, params, results } = shapesOf(model);
   const shapesType = file.importType(runtime, "RevisionShapes");
-  file.printData("const types", types, { returns: `${shapesType}["types"]` });
-  file.printData("const params", params, { returns: `${shapesType}["params"]` });
-  file.printData("const results", results, { returns: `${shapesType}["results"]` });
+  file.printJson("const types", types, { returns: `${shapesType}["types"]` });
+  file.printJson("const params", params, { returns: `${shapesType}["params"]` });
+  file.printJson("const results", results, { returns: `${shapesType}["results"]` });
   file.print(`
     /**
      * Revision ${model.revision} as the message converter sees it: every type's shape, and each
@@ -71,97 +68,47 @@ export function emitStep(file: GeneratedFile, older: RevisionModel, newer: Revis
       .filter((c) => c.direction === direction)
       .map((c) => ` * - ${c.id}: ${c.by === "generic" ? "" : `[${c.by}] `}${c.how}`.replace(/\*\//g, "*\\/"));
   const comment = (lines: string[]) => ["/**", ...lines, " */"].join("\n");
-  file.printData(`export const upgrade: ${plan}`, step.upgrade, {
+  file.printJson(`export const upgrade: ${plan}`, step.upgrade, {
     comment: comment([
       ` * ${older.revision} → ${newer.revision}, derived from the diff of the two revisions and`,
       " * generator/overlay/shims.ts. How each diff entry is handled:",
       ...handled("upgrade"),
     ]),
   });
-  file.printData(`export const downgrade: ${plan}`, step.downgrade, {
+  file.printJson(`export const downgrade: ${plan}`, step.downgrade, {
     comment: comment([
       ` * ${newer.revision} → ${older.revision}. How each diff entry is handled:`,
       ...handled("downgrade"),
     ]),
   });
-  /** Each method's converters: its params, and its result for a request; the call of each as a list of arguments. */
-  const kinds = (
+  /** Each method's converters (its params, and its result for a request), an object a method. */
+  const converters = (
     source: RevisionModel,
     target: RevisionModel,
     direction: "upgrade" | "downgrade",
     from: string,
     to: string,
-  ): Converters[] =>
+  ): string =>
     source.methods
       .filter((m) => target.methods.some((t) => t.name === m.name))
       .map((m) => {
-        const call = (what: string) => [rules, direction, from, to, JSON.stringify(what), JSON.stringify(m.name), what];
-        return {
-          method: m.name,
-          members: [
-            { name: "params", callee: convertStep, args: call("params") },
-            ...(m.result ? [{ name: "result", callee: convertStep, args: call("result") }] : []),
-          ],
-        };
-      });
-  const declarations: [string, Converters[]][] = [
-    [
-      `/** Per message kind, ${older.revision} → ${newer.revision}: each method's params, and each request's result. */\nexport const upgradeMessages`,
-      kinds(older, newer, "upgrade", a, b),
-    ],
-    [
-      `/** Per message kind, ${newer.revision} → ${older.revision}. */\nexport const downgradeMessages`,
-      kinds(newer, older, "downgrade", b, a),
-    ],
-  ];
-  file.print(declarations.map(([head, converters]) => `${head} = ${convertersSource(converters)};`).join("\n\n"), () =>
-    declarations.map(([head, converters]) => `${head} = ${convertersLaidOut(converters)};`).join("\n\n"),
-  );
-}
-
-/** A method's converter functions: `(what: unknown) => callee(...args)` for each member. */
-export interface Converters {
-  method: string;
-  members: { name: string; callee: string; args: string[] }[];
-}
-
-/** The object of converters on one line a method (prettier's input). */
-export function convertersSource(converters: readonly Converters[]): string {
-  const member = (m: Converters["members"][number]) =>
-    `${m.name}: (${m.name}: unknown) => ${m.callee}(${m.args.join(", ")})`;
-  return `{\n${converters.map((c) => `${JSON.stringify(c.method)}: { ${c.members.map(member).join(", ")} },`).join("\n")}\n}`;
-}
-
-/**
- * The object of converters as prettier prints it: a method's object on one
- * line when it fits, else a member a line; a member that does not fit puts
- * its arrow's body on the next line, and a body that does not fit there
- * either takes an argument a line.
- */
-export function convertersLaidOut(converters: readonly Converters[]): string {
-  const lines = ["{"];
-  for (const { method, members } of converters) {
-    const key = printKey(method);
-    const flat = members.map((m) => `${m.name}: (${m.name}: unknown) => ${m.callee}(${m.args.join(", ")})`);
-    const oneLine = `${key}: { ${flat.join(", ")} },`;
-    if (indentWidth + oneLine.length <= printWidth) {
-      lines.push(pad(indentWidth) + oneLine);
-      continue;
-    }
-    lines.push(`${pad(indentWidth)}${key}: {`);
-    members.forEach((m, i) => {
-      const at = 2 * indentWidth;
-      if (at + flat[i]!.length + 1 <= printWidth) return lines.push(`${pad(at)}${flat[i]},`);
-      lines.push(`${pad(at)}${m.name}: (${m.name}: unknown) =>`);
-      const body = `${m.callee}(${m.args.join(", ")}),`;
-      if (at + indentWidth + body.length <= printWidth) return lines.push(pad(at + indentWidth) + body);
-      lines.push(`${pad(at + indentWidth)}${m.callee}(`, ...m.args.map((arg) => `${pad(at + 2 * indentWidth)}${arg},`));
-      return lines.push(`${pad(at + indentWidth)}),`);
-    });
-    lines.push(`${pad(indentWidth)}},`);
-  }
-  lines.push("}");
-  return lines.join("\n");
+        const member = (what: string) =>
+          `${what}: (${what}: unknown) => ${convertStep}(${rules}, ${direction}, ${from}, ${to}, ${JSON.stringify(what)}, ${JSON.stringify(m.name)}, ${what}),`;
+        return `${JSON.stringify(m.name)}: {\n${member("params")}\n${m.result ? `${member("result")}\n` : ""}},`;
+      })
+      .join("\n");
+  file.print(`
+    /** Per message kind, ${older.revision} → ${newer.revision}: each method's params, and each request's result. */
+    export const upgradeMessages = {
+      ${converters(older, newer, "upgrade", a, b)}
+    };
+  `);
+  file.print(`
+    /** Per message kind, ${newer.revision} → ${older.revision}. */
+    export const downgradeMessages = {
+      ${converters(newer, older, "downgrade", b, a)}
+    };
+  `);
 }
 
 export function emitShimIndex(file: GeneratedFile, models: readonly RevisionModel[]): void {

@@ -10,7 +10,6 @@
 import { propertyOf, indexDeclarations } from "../model/resolve.js";
 import type { MethodModel, RevisionModel } from "../model/types.js";
 import { checkName, type CheckEmitter } from "./checks-file.js";
-import { layoutLines } from "./line-layout.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -104,7 +103,6 @@ export function emitTables(file: GeneratedFile, model: RevisionModel, checks: Ch
       return ${file.importValue(runtime, "checkMessage")}(message, messageTables, requestMethod);
     }
   `,
-    layoutLines,
   );
 }
 

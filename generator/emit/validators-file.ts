@@ -4,7 +4,6 @@
 // tables.ts's.
 import { checkName } from "./checks-file.js";
 import type { TypeExportNames } from "./export-names.js";
-import { layoutLines } from "./line-layout.js";
 import type { GeneratedFile } from "./printer.js";
 
 const runtime = "mcpgen/runtime";
@@ -26,6 +25,5 @@ export function printValidators(
           return ${run}(${C}.${checkName(name)}, value);
         }
       `,
-      layoutLines,
     );
 }

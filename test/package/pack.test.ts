@@ -232,7 +232,7 @@ export const b: ParamsOf<"elicitation/create"> = {};
   });
 
   test("the bundle's data is dist's: every revision's shim shapes, steps and method table, with the shapes loaded by JSON.parse", async () => {
-    // packages/json-literals.mjs rewrites the generated modules' large data literals; the values must not change.
+    // The emitter writes the shapes and plans as JSON.parse of a string (generator/emit/layout.ts); bundling keeps them.
     const script = `import { loadShimShapes, loadShimStep, revisions } from "mcpgen";
 const out = { revisions, shapes: {}, steps: {}, methods: {} };
 for (const { name } of revisions) {

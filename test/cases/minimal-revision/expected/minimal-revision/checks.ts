@@ -11,17 +11,16 @@ export function cCallToolRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "tools/call") return failAt(f, "method", "const", 'must be "tools/call"');
+  if (x !== "tools/call") return failAt(f, "method", "const", "must be \"tools/call\"");
   x = v["params"];
   if (x === undefined) return missing(f, "params");
   if (!cCallToolRequestParams(x, f)) return at(f, "params");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -108,14 +107,7 @@ export function cClientRequest(v: unknown, f: Failure | null): boolean {
     case "tools/call":
       return cCallToolRequest(v, f);
     default:
-      return v["method"] === undefined
-        ? missing(f, "method")
-        : failAt(
-            f,
-            "method",
-            "enum",
-            'must be one of "initialize", "ping", "tools/list", "tools/call"',
-          );
+      return v["method"] === undefined ? missing(f, "method") : failAt(f, "method", "enum", "must be one of \"initialize\", \"ping\", \"tools/list\", \"tools/call\"");
   }
 }
 
@@ -125,18 +117,16 @@ export function cCreateMessageRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "sampling/createMessage")
-    return failAt(f, "method", "const", 'must be "sampling/createMessage"');
+  if (x !== "sampling/createMessage") return failAt(f, "method", "const", "must be \"sampling/createMessage\"");
   x = v["params"];
   if (x === undefined) return missing(f, "params");
   if (!cCreateMessageRequest$params(x, f)) return at(f, "params");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -191,17 +181,16 @@ export function cInitializeRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "initialize") return failAt(f, "method", "const", 'must be "initialize"');
+  if (x !== "initialize") return failAt(f, "method", "const", "must be \"initialize\"");
   x = v["params"];
   if (x === undefined) return missing(f, "params");
   if (!cInitializeRequest$params(x, f)) return at(f, "params");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -241,11 +230,10 @@ export function cInitializedNotification(v: unknown, f: Failure | null): boolean
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "notifications/initialized")
-    return failAt(f, "method", "const", 'must be "notifications/initialized"');
+  if (x !== "notifications/initialized") return failAt(f, "method", "const", "must be \"notifications/initialized\"");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["params"];
   if (x !== undefined) {
     if (!cNotification$params(x, f)) return at(f, "params");
@@ -265,11 +253,10 @@ export function cJSONRPCError(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["error"];
   if (x === undefined) return missing(f, "error");
   if (!cJSONRPCError$error(x, f)) return at(f, "error");
@@ -291,18 +278,8 @@ export function cJSONRPCError$error(v: unknown, f: Failure | null): boolean {
 
 /** JSONRPCMessage */
 export function cJSONRPCMessage(v: unknown, f: Failure | null): boolean {
-  if (
-    cJSONRPCRequest(v, null) ||
-    cJSONRPCNotification(v, null) ||
-    cJSONRPCResponse(v, null) ||
-    cJSONRPCError(v, null)
-  )
-    return true;
-  return fail(
-    f,
-    "anyOf",
-    "must match one of: JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError",
-  );
+  if (cJSONRPCRequest(v, null) || cJSONRPCNotification(v, null) || cJSONRPCResponse(v, null) || cJSONRPCError(v, null)) return true;
+  return fail(f, "anyOf", "must match one of: JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError");
 }
 
 /** JSONRPCNotification */
@@ -311,7 +288,7 @@ export function cJSONRPCNotification(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["method"];
   if (x === undefined) return missing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
@@ -328,11 +305,10 @@ export function cJSONRPCRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["method"];
   if (x === undefined) return missing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
@@ -355,11 +331,10 @@ export function cJSONRPCResponse(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["result"];
   if (x === undefined) return missing(f, "result");
   if (!cResult(x, f)) return at(f, "result");
@@ -372,14 +347,13 @@ export function cListToolsRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "tools/list") return failAt(f, "method", "const", 'must be "tools/list"');
+  if (x !== "tools/list") return failAt(f, "method", "const", "must be \"tools/list\"");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return at(f, "params");
@@ -431,14 +405,13 @@ export function cPingRequest(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "ping") return failAt(f, "method", "const", 'must be "ping"');
+  if (x !== "ping") return failAt(f, "method", "const", "must be \"ping\"");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
   if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return at(f, "params");
@@ -462,8 +435,7 @@ export function cRequest(v: unknown, f: Failure | null): boolean {
 
 /** RequestId */
 export function cRequestId(v: unknown, f: Failure | null): boolean {
-  if (!(typeof v === "string" || typeof v === "number"))
-    return fail(f, "type", "must be string or number");
+  if (!(typeof v === "string" || typeof v === "number")) return fail(f, "type", "must be string or number");
   return true;
 }
 
@@ -514,9 +486,7 @@ export function cServerRequest(v: unknown, f: Failure | null): boolean {
     case "sampling/createMessage":
       return cCreateMessageRequest(v, f);
     default:
-      return v["method"] === undefined
-        ? missing(f, "method")
-        : failAt(f, "method", "enum", 'must be one of "ping", "sampling/createMessage"');
+      return v["method"] === undefined ? missing(f, "method") : failAt(f, "method", "enum", "must be one of \"ping\", \"sampling/createMessage\"");
   }
 }
 
@@ -526,7 +496,7 @@ export function cTextContent(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["type"];
   if (x === undefined) return missing(f, "type");
-  if (x !== "text") return failAt(f, "type", "const", 'must be "text"');
+  if (x !== "text") return failAt(f, "type", "const", "must be \"text\"");
   x = v["text"];
   if (x === undefined) return missing(f, "text");
   if (typeof x !== "string") return failAt(f, "text", "type", "must be string");
@@ -556,7 +526,7 @@ export function cTool$inputSchema(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["type"];
   if (x === undefined) return missing(f, "type");
-  if (x !== "object") return failAt(f, "type", "const", 'must be "object"');
+  if (x !== "object") return failAt(f, "type", "const", "must be \"object\"");
   x = v["properties"];
   if (x !== undefined) {
     if (!cTool$inputSchema$properties(x, f)) return at(f, "properties");
@@ -581,11 +551,10 @@ export function cToolListChangedNotification(v: unknown, f: Failure | null): boo
   let x: unknown;
   x = v["method"];
   if (x === undefined) return missing(f, "method");
-  if (x !== "notifications/tools/list_changed")
-    return failAt(f, "method", "const", 'must be "notifications/tools/list_changed"');
+  if (x !== "notifications/tools/list_changed") return failAt(f, "method", "const", "must be \"notifications/tools/list_changed\"");
   x = v["jsonrpc"];
   if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["params"];
   if (x !== undefined) {
     if (!cNotification$params(x, f)) return at(f, "params");

@@ -123,8 +123,6 @@ export function isTool(value: unknown): value is T.Tool {
   return test(C.cTool, value);
 }
 
-export function isToolListChangedNotification(
-  value: unknown,
-): value is T.ToolListChangedNotification {
+export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
   return test(C.cToolListChangedNotification, value);
 }
