@@ -50,8 +50,13 @@ export async function bundleRuntime(manifest, into) {
     input,
     platform: "node",
     external,
-    // The generated modules import the runtime as "mcpgen/runtime" (the package's self-reference).
-    resolve: { alias: { "mcpgen/runtime": join(root, "dist", "runtime", "index.js") } },
+    // The generated modules import the runtime as "mcpgen/runtime/codegen" (the package's self-reference).
+    resolve: {
+      alias: {
+        "mcpgen/runtime/codegen": join(root, "dist", "runtime", "codegen.js"),
+        "mcpgen/runtime": join(root, "dist", "runtime", "index.js"),
+      },
+    },
     // Exports of an entry are its public API: keep every one, even when no other
     // entry uses it (an entry file may export more; its .d.ts says what is public).
     preserveEntrySignatures: "allow-extension",

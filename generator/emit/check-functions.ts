@@ -4,9 +4,7 @@
 // can leave out the functions a revision imports from the one before it
 // (check-sharing.ts); a function's runtime imports come with it.
 import { byCodeUnit } from "../model/order.js";
-import type { GeneratedFile } from "./printer.js";
-
-const runtime = "mcpgen/runtime";
+import { codegen, type GeneratedFile } from "./printer.js";
 
 /** A check function: its doc comment, signature (ending in "{") and body, one statement a line. */
 interface CheckFunction {
@@ -125,6 +123,6 @@ export class CheckFunctions {
   }
 
   private importRuntime(name: string): string {
-    return name === "Failure" ? this.file.importType(runtime, name) : this.file.importValue(runtime, name);
+    return name === "Failure" ? this.file.importType(codegen, name) : this.file.importValue(codegen, name);
   }
 }

@@ -7,14 +7,12 @@ import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
 import { emitMethods } from "./methods-file.js";
-import { GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
+import { codegen, GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
 import { methodCheckTables } from "./tables-file.js";
 import { printValidators } from "./validators-file.js";
 import { printGuards } from "./guards-file.js";
 import { checkReservedNames, outputsOf } from "./run.js";
-
-const runtime = "mcpgen/runtime";
 
 /** Names an extension's index.ts exports besides its schema's types, is<Type> and validate<Type>. */
 export const extensionFileExports = [
@@ -75,20 +73,20 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   // tables.ts: what the runtime reads, apart from the per-type functions (tables-file.ts says why).
   const tables = at("tables.ts");
   const C = tables.importNamespace("./checks.js", "C", { typeOnly: false });
-  const result = tables.importType(runtime, "ValidationResult");
-  const run = tables.importValue(runtime, "run");
+  const result = tables.importType(codegen, "ValidationResult");
+  const runCheck = tables.importValue(codegen, "runCheck");
   tables.print(`
     /** The check of every type the extension declares, by name. */
     export const checks = {
       ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${C}.${checkName(d.name)},`).join("\n")}
-    } as const satisfies { readonly [type: string]: ${tables.importType(runtime, "Check")} };
+    } as const satisfies { readonly [type: string]: ${tables.importType(codegen, "Check")} };
 
     /** The name of every type the extension declares. */
     export type TypeName = keyof typeof checks;
 
     /** Validates a value against one of the extension's types, reporting the first problem with a JSON pointer. */
     export function validate(type: TypeName, value: unknown): ${result} {
-      return ${run}(checks[type], value);
+      return ${runCheck}(checks[type], value);
     }
   `);
   // The tables the runtime merges into a revision's when the extension is negotiated (runtime/extensions.ts).
@@ -117,7 +115,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       augments: ${tables.importValue("./methods.js", "augments")},
       nameHeaders: ${tables.importValue("./methods.js", "nameHeaders")},
       selfChecked: ${tables.importValue("./methods.js", "selfChecked")},
-    } as const satisfies ${tables.importType(runtime, "ExtensionTables")};
+    } as const satisfies ${tables.importType(codegen, "ExtensionTables")};
   `,
   );
   const validators = at("validators.ts");

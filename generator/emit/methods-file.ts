@@ -2,10 +2,9 @@
 // maps built on it (RequestMap, ParamsOf<M>, ResultOf<M>, ...).
 import { referencedNames } from "../model/references.js";
 import type { MethodModel, RevisionModel, TypeNode } from "../model/types.js";
-import type { GeneratedFile } from "./printer.js";
+import { codegen, type GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
 
-const runtime = "mcpgen/runtime";
 const types = "./types.js";
 
 /** Names methods.ts exports; a schema declaring one of them cannot be generated (E_NAME_COLLISION). */
@@ -46,7 +45,7 @@ export function emitMethods(
      * The method routing table of ${title}: one entry per
      * request and notification, keyed by method name.
      */
-    export const methods = ${JSON.stringify(table, null, 2)} as const satisfies ${file.importType(runtime, "MethodTable")};
+    export const methods = ${JSON.stringify(table, null, 2)} as const satisfies ${file.importType(codegen, "MethodTable")};
   `);
 
   // Type-level maps: TypeScript types for what the table names as strings.

@@ -5,6 +5,9 @@
 import { byCodeUnit } from "../model/order.js";
 import { jsonParseOf, plainLayout } from "./layout.js";
 
+/** The module generated code imports the runtime's helpers and table types from (runtime/codegen.ts). */
+export const codegen = "mcpgen/runtime/codegen";
+
 export interface FileHeader {
   /** What the file was generated from, e.g. "MCP schema revision 2025-06-18". */
   source: string;

@@ -11,9 +11,7 @@ import type { RevisionModel } from "../model/types.js";
 import { planStep, type PlannedStep, type ShimOverlay } from "../shims/plan.js";
 import { shapesOf } from "../shims/shapes.js";
 import { shortcutsOf } from "../shims/shortcuts.js";
-import type { GeneratedFile } from "./printer.js";
-
-const runtime = "mcpgen/runtime";
+import { codegen, type GeneratedFile } from "./printer.js";
 
 /** A revision name as part of an identifier: 2025-06-18 → r2025_06_18. */
 export const moduleName = (revision: string) => `r${revision.replace(/[^A-Za-z0-9]/g, "_")}`;
@@ -21,7 +19,7 @@ export const stepFile = (older: string, newer: string) => `${older}--${newer}`;
 
 export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
   const { types, params, results } = shapesOf(model);
-  const shapesType = file.importType(runtime, "RevisionShapes");
+  const shapesType = file.importType(codegen, "RevisionShapes");
   file.printJson("const types", types, { returns: `${shapesType}["types"]` });
   file.printJson("const params", params, { returns: `${shapesType}["params"]` });
   file.printJson("const results", results, { returns: `${shapesType}["results"]` });
@@ -31,7 +29,7 @@ export function emitShapes(file: GeneratedFile, model: RevisionModel): void {
      * method's params and result. The shapes are built on their first read, by a walk: a
      * conversion a step's shortcut covers needs only the checks.
      */
-    export const shapes: ${shapesType} = ${file.importValue(runtime, "revisionShapes")}(
+    export const shapes: ${shapesType} = ${file.importValue(codegen, "revisionShapes")}(
       {
         revision: ${JSON.stringify(model.revision)},
         protocolVersion: ${JSON.stringify(model.facts.protocolVersion)},
@@ -58,9 +56,9 @@ export function planAdjacent(older: RevisionModel, newer: RevisionModel, overlay
 }
 
 export function emitStep(file: GeneratedFile, older: RevisionModel, newer: RevisionModel, step: PlannedStep): void {
-  const plan = file.importType(runtime, "StepPlan");
-  const convertStep = file.importValue(runtime, "convertStep");
-  const rules = file.importValue(runtime, "shimRules");
+  const plan = file.importType(codegen, "StepPlan");
+  const convertStep = file.importValue(codegen, "convertStep");
+  const rules = file.importValue(codegen, "shimRules");
   const a = file.importValue(`./${older.revision}.js`, "shapes", moduleName(older.revision));
   const b = file.importValue(`./${newer.revision}.js`, "shapes", moduleName(newer.revision));
   const handled = (direction: "upgrade" | "downgrade") =>
@@ -121,19 +119,19 @@ export function emitShimIndex(file: GeneratedFile, models: readonly RevisionMode
     const down = file.importValue(module, "downgrade", `downgrade_${suffix}`);
     return `{ upgrade: ${up}, downgrade: ${down} }`;
   });
-  const options = file.importType(runtime, "ConvertOptions");
-  const converted = file.importType(runtime, "Converted");
+  const options = file.importType(codegen, "ConvertOptions");
+  const converted = file.importType(codegen, "Converted");
   file.print(`
-    export { ShimError } from "mcpgen/runtime";
+    export { ShimError } from "mcpgen/runtime/codegen";
 
     /** The revisions convert() knows, oldest first. */
     export const revisions = ${JSON.stringify(models.map((m) => m.revision))} as const;
 
     /** Every revision's shapes and every adjacent step's plans. */
-    export const shimTables: ${file.importType(runtime, "ShimTables")} = {
+    export const shimTables: ${file.importType(codegen, "ShimTables")} = {
       revisions: [${shapes.join(", ")}],
       steps: [${steps.join(", ")}],
-      rules: ${file.importValue(runtime, "shimRules")},
+      rules: ${file.importValue(codegen, "shimRules")},
     };
 
     /**
@@ -143,17 +141,17 @@ export function emitShimIndex(file: GeneratedFile, models: readonly RevisionMode
      * mapped on the way; throws ShimError when the target cannot express it.
      */
     export function convert(message: unknown, options: ${options}): ${converted} {
-      return ${file.importValue(runtime, "convertMessage")}(shimTables, message, options);
+      return ${file.importValue(codegen, "convertMessage")}(shimTables, message, options);
     }
 
     /** Converts a method's params (undefined when the message has none). */
     export function convertParams(method: string, params: unknown, options: Omit<${options}, "method">): ${converted} {
-      return ${file.importValue(runtime, "convertParams", "convertParamsWith")}(shimTables, method, params, options);
+      return ${file.importValue(codegen, "convertParams", "convertParamsWith")}(shimTables, method, params, options);
     }
 
     /** Converts a request's result. */
     export function convertResult(method: string, result: unknown, options: Omit<${options}, "method">): ${converted} {
-      return ${file.importValue(runtime, "convertResult", "convertResultWith")}(shimTables, method, result, options);
+      return ${file.importValue(codegen, "convertResult", "convertResultWith")}(shimTables, method, result, options);
     }
   `);
 }

@@ -84,13 +84,14 @@ describe("the tarballs", () => {
         (f) =>
           !f.startsWith("package/dist/chunks/") &&
           !/^package\/dist\/generated\/(.+\/)?index\.js$/.test(f) &&
-          !/^package\/dist\/runtime\/(index|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http|snapshot))\.js$/.test(
+          !/^package\/dist\/runtime\/(index|codegen|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http|snapshot))\.js$/.test(
             f,
           ),
       ),
     ).toEqual([]);
     for (const file of [
       "package/dist/runtime/index.js",
+      "package/dist/runtime/codegen.js",
       "package/dist/runtime/server/index.js",
       "package/dist/runtime/transports/stdio.js",
       "package/dist/runtime/transports/snapshot.js",

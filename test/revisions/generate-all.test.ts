@@ -36,6 +36,13 @@ describe("every pinned revision", () => {
     for (const file of reversed.files) expect(file.content, file.path).toBe(content.get(file.path));
   });
 
+  test("imports the runtime through its codegen contract alone (mcpgen/runtime/codegen)", () => {
+    const runtimeImports = new Set<string>();
+    for (const file of first.files)
+      for (const [, from] of file.content.matchAll(/ from "(mcpgen\/[^"]*)"/g)) runtimeImports.add(from!);
+    expect([...runtimeImports]).toEqual(["mcpgen/runtime/codegen"]);
+  });
+
   test("has no timestamp in its headers and no absolute path anywhere", () => {
     for (const file of first.files) {
       const header = file.content

@@ -4,7 +4,7 @@
 /* eslint-disable */
 
 import type { CallToolRequest, CallToolResult, CreateMessageRequest, CreateMessageResult, EmptyResult, InitializeRequest, InitializeResult, InitializedNotification, ListToolsRequest, ListToolsResult, PingRequest, ToolListChangedNotification } from "./types.js";
-import type { MethodTable } from "mcpgen/runtime";
+import type { MethodTable } from "mcpgen/runtime/codegen";
 
 /**
  * The method routing table of revision minimal-revision: one entry per

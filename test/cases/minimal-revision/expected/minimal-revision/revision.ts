@@ -3,7 +3,7 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type { RevisionInfo } from "mcpgen/runtime";
+import type { RevisionInfo } from "mcpgen/runtime/codegen";
 
 /** What this folder was generated from, and the revision's protocol-level facts. */
 export const revision = {

@@ -5,7 +5,7 @@
 
 import * as C from "./checks.js";
 import { methods } from "./methods.js";
-import { type Classification, type Envelope, type MessageTables, type MessageVerdict, type ValidationResult, checkMessage, classifyMessage, validateMethodParams, validateMethodResult, validateType } from "mcpgen/runtime";
+import { type Classification, type Envelope, type MessageTables, type MessageVerdict, type ValidationResult, checkMessage, classifyMessage, validateMethodParams, validateMethodResult, validateType } from "mcpgen/runtime/codegen";
 
 /** The JSON-RPC envelope of revision minimal-revision: which schema types the four message shapes are. */
 export const envelope = {

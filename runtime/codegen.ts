@@ -1,0 +1,74 @@
+// mcpgen/runtime/codegen: the contract between mcpgen's generator and its
+// runtime. Generated code imports this module and nothing else of the runtime;
+// the generator reads shapes with the converter's own functions. It is not a
+// user API: it changes with the generator, whose package depends on the exact
+// runtime version it generates for. What users call is "mcpgen/runtime".
+//
+// - Checks (generated/<rev>/checks.ts): a Check is (value, failure) => boolean,
+//   straight-line code; failure is null when only the answer is wanted.
+//   fail, failAt and failMissing record a problem and return false; failNested
+//   adds the path segment of a nested check that failed; isObject, ownProperty,
+//   codePointLength and isBase64 are the tests checks use (validation.ts).
+// - Validators and guards (validators.ts, guards.ts): runCheck runs a check
+//   and reports its first problem; passesCheck gives only the answer.
+// - Tables (tables.ts, methods.ts, revision.ts, ext/<name>/tables.ts): the
+//   types they are declared with, and the message functions a revision's
+//   classify, validate* and validateMessage bind to its tables (messages.ts).
+// - Shims (generated/shims/): revisionShapes builds a revision's shapes on
+//   their first read; convertStep runs one step's plan on a method's params or
+//   result, with the rules in shimRules; convertMessage, convertParams and
+//   convertResult run the chain of steps (shims.ts).
+// - The generator (generator/shims/) plans shortcuts with the converter's
+//   resolve, fieldsOf, membersOf and leavesFittingValues, so that a shortcut
+//   planned at generation and the walk at run time read shapes alike.
+export {
+  Failure,
+  codePointLength,
+  fail,
+  failAt,
+  at as failNested,
+  isBase64,
+  isObject,
+  missing as failMissing,
+  own as ownProperty,
+  run as runCheck,
+  test as passesCheck,
+  type Check,
+  type ValidationResult,
+} from "./validation.js";
+export {
+  checkMessage,
+  classifyMessage,
+  validateMethodParams,
+  validateMethodResult,
+  validateType,
+  type Classification,
+  type Envelope,
+  type MessageTables,
+  type MessageVerdict,
+} from "./messages.js";
+export type { ExtensionTables } from "./extensions.js";
+export type { MethodTable, RevisionInfo } from "./table-types.js";
+export {
+  ShimError,
+  convertMessage,
+  convertParams,
+  convertResult,
+  convertStep,
+  fieldsOf,
+  membersOf,
+  resolve,
+  revisionShapes,
+  type ConvertOptions,
+  type Converted,
+  type DefaultValue,
+  type FieldShape,
+  type MemberRule,
+  type Resolved,
+  type RevisionShapes,
+  type Shape,
+  type ShimTables,
+  type ShortcutPlan,
+  type StepPlan,
+} from "./shims.js";
+export { leavesFittingValues, shimRules } from "./shim-rules.js";
