@@ -46,6 +46,7 @@ export async function bundleRuntime(manifest, into) {
     ),
   ];
   const input = Object.fromEntries(runtimeEntries(manifest).map((entry) => [entry, join(root, `${entry}.js`)]));
+  const entryFiles = new Set(Object.values(input));
   const bundle = await rolldown({
     input,
     platform: "node",
@@ -57,8 +58,9 @@ export async function bundleRuntime(manifest, into) {
         "mcpgen/runtime": join(root, "dist", "runtime", "index.js"),
       },
     },
-    // Exports of an entry are its public API: keep every one, even when no other
-    // entry uses it (an entry file may export more; its .d.ts says what is public).
+    // Exports of an entry are its public API: keep every one, even when no other entry uses
+    // it. "strict" would also forbid adding any, but rolldown refuses it with the groups below;
+    // they keep entries from hosting shared code instead (test/package/exports.test.ts checks).
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
   });
@@ -75,8 +77,13 @@ export async function bundleRuntime(manifest, into) {
     entryFileNames: "[name].js",
     chunkFileNames: "dist/chunks/[name]-[hash].js",
     // Few chunks, each what one kind of session needs together: every module a
-    // chunk holds costs the loader a file otherwise.
-    codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: chunkOf, debugName: "mcpgen" }] },
+    // chunk holds costs the loader a file otherwise. An entry's own module stays
+    // out of the groups: a chunk that holds an entry exports, beside the entry's
+    // API, whatever other chunks import from it, under made-up names.
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [{ name: (id) => (entryFiles.has(id) ? null : chunkOf(id)), debugName: "mcpgen" }],
+    },
   });
   await bundle.close();
 }
