@@ -2,9 +2,8 @@
 // the export names, so the manifest's exports and the .d.ts files tsc wrote
 // beside them stay as they are) and shared chunks under dist/chunks/. Why: a
 // stdio server that imports mcpgen/server and mcpgen/stdio otherwise loads
-// ~60 modules, and on Node 20 the ES module loader's per-file work (resolve,
-// read, compile, link) was about a third of its cold start (bench/stdio's
-// "cold start" column). Revisions, shims and extensions stay separate chunks
+// ~60 modules, each one the loader resolves, reads, compiles and links at
+// start. Revisions, shims and extensions stay separate chunks
 // loaded by import() when a session first needs them, as in dist/.
 //
 // Dependencies and peers (ajv, jose, redis, yaml) and Node's built-ins stay
@@ -67,11 +66,9 @@ export async function bundleRuntime(manifest, into) {
   await bundle.write({
     dir: into,
     format: "esm",
-    // ASCII only: V8 keeps a module's source for lazy compilation, and one
-    // non-ASCII character (a "§" in a comment) makes it a two-byte string
-    // (twice the memory, a slower decode and scan). JSDoc goes too: the .d.ts
-    // files beside the entries carry it to editors, and the loader would only
-    // decode and scan it. Annotations (/* @__PURE__ */) and legal comments stay.
+    // ASCII only (other characters escaped) and no JSDoc: less for the loader to
+    // decode and keep; the .d.ts files beside the entries carry the docs to
+    // editors. Annotations (/* @__PURE__ */) and legal comments stay.
     charset: "ascii",
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].js",
@@ -92,7 +89,7 @@ export async function bundleRuntime(manifest, into) {
  * The chunk a module goes into: the runtime's top level (shared by server and
  * client), the server with the stdio transport, the Streamable HTTP transport
  * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
- * runs, ~50 kB and node:http's own load), the client, and each generated
+ * runs, and node:http's own load), the client, and each generated
  * revision, extension and shim pair on its own (loaded when a session needs it),
  * without its per-type guards and validators (null: left in its entry).
  */
