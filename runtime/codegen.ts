@@ -21,54 +21,20 @@
 // - The generator (generator/shims/) plans shortcuts with the converter's
 //   resolve, fieldsOf, membersOf and leavesFittingValues, so that a shortcut
 //   planned at generation and the walk at run time read shapes alike.
-export {
-  Failure,
-  codePointLength,
-  fail,
-  failAt,
-  at as failNested,
-  isBase64,
-  isObject,
-  missing as failMissing,
-  own as ownProperty,
-  run as runCheck,
-  test as passesCheck,
-  type Check,
-  type ValidationResult,
-} from "./validation.js";
-export {
-  checkMessage,
-  classifyMessage,
-  validateMethodParams,
-  validateMethodResult,
-  validateType,
-  type Classification,
-  type Envelope,
-  type MessageTables,
-  type MessageVerdict,
-} from "./messages.js";
+// Checks, validators and guards.
+export { Failure, fail, failAt, at as failNested, missing as failMissing, own as ownProperty } from "./validation.js";
+export { codePointLength, isBase64, isObject, run as runCheck, test as passesCheck } from "./validation.js";
+export type { Check, ValidationResult } from "./validation.js";
+// Tables.
+export { checkMessage, classifyMessage, validateMethodParams, validateMethodResult, validateType } from "./messages.js";
+export type { Classification, Envelope, MessageTables, MessageVerdict } from "./messages.js";
 export type { ExtensionTables } from "./extensions.js";
 export type { MethodTable, RevisionInfo } from "./table-types.js";
-export {
-  ShimError,
-  convertMessage,
-  convertParams,
-  convertResult,
-  convertStep,
-  fieldsOf,
-  membersOf,
-  resolve,
-  revisionShapes,
-  type ConvertOptions,
-  type Converted,
-  type DefaultValue,
-  type FieldShape,
-  type MemberRule,
-  type Resolved,
-  type RevisionShapes,
-  type Shape,
-  type ShimTables,
-  type ShortcutPlan,
-  type StepPlan,
-} from "./shims.js";
-export { leavesFittingValues, shimRules } from "./shim-rules.js";
+// Shims.
+export { ShimError, convertMessage, convertParams, convertResult, convertStep, revisionShapes } from "./shims.js";
+export type { ConvertOptions, Converted, RevisionShapes, ShimTables, StepPlan } from "./shims.js";
+export { shimRules } from "./shim-rules.js";
+// What the generator plans shortcuts with.
+export { fieldsOf, membersOf, resolve } from "./shims.js";
+export type { DefaultValue, FieldShape, MemberRule, Resolved, Shape, ShortcutPlan } from "./shims.js";
+export { leavesFittingValues } from "./shim-rules.js";

@@ -38,14 +38,16 @@ export function emitMethods(
   const requests = model.methods.filter((m) => m.kind === "request");
   const notifications = model.methods.filter((m) => m.kind === "notification");
 
-  // A literal, not JSON.parse: its literal types are what `(typeof methods)[M]` tells a user's code.
-  const table = Object.fromEntries(model.methods.map((m) => [m.name, entryOf(m)]));
+  // A literal, not JSON.parse: its literal types are what `(typeof methods)[M]` tells a user's code. A row a method.
+  const rows = model.methods.map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(entryOf(m))},`);
   file.print(`
     /**
      * The method routing table of ${title}: one entry per
      * request and notification, keyed by method name.
      */
-    export const methods = ${JSON.stringify(table, null, 2)} as const satisfies ${file.importType(codegen, "MethodTable")};
+    export const methods = {
+      ${rows.join("\n")}
+    } as const satisfies ${file.importType(codegen, "MethodTable")};
   `);
 
   // Type-level maps: TypeScript types for what the table names as strings.

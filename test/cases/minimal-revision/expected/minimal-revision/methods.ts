@@ -11,104 +11,13 @@ import type { MethodTable } from "mcpgen/runtime/codegen";
  * request and notification, keyed by method name.
  */
 export const methods = {
-  "initialize": {
-    "kind": "request",
-    "direction": "client-to-server",
-    "type": "InitializeRequest",
-    "params": null,
-    "paramsRequired": true,
-    "result": "InitializeResult",
-    "resultResponse": null,
-    "capability": null,
-    "inputRequest": false
-  },
-  "notifications/initialized": {
-    "kind": "notification",
-    "direction": "client-to-server",
-    "type": "InitializedNotification",
-    "params": null,
-    "paramsRequired": false,
-    "result": null,
-    "resultResponse": null,
-    "capability": null,
-    "inputRequest": false
-  },
-  "notifications/tools/list_changed": {
-    "kind": "notification",
-    "direction": "server-to-client",
-    "type": "ToolListChangedNotification",
-    "params": null,
-    "paramsRequired": false,
-    "result": null,
-    "resultResponse": null,
-    "capability": {
-      "holder": "server",
-      "path": [
-        "tools",
-        "listChanged"
-      ]
-    },
-    "inputRequest": false
-  },
-  "ping": {
-    "kind": "request",
-    "direction": "both",
-    "type": "PingRequest",
-    "params": null,
-    "paramsRequired": false,
-    "result": "EmptyResult",
-    "resultResponse": null,
-    "capability": null,
-    "inputRequest": false
-  },
-  "sampling/createMessage": {
-    "kind": "request",
-    "direction": "server-to-client",
-    "type": "CreateMessageRequest",
-    "params": null,
-    "paramsRequired": true,
-    "result": "CreateMessageResult",
-    "resultResponse": null,
-    "capability": {
-      "holder": "client",
-      "path": [
-        "sampling"
-      ]
-    },
-    "inputRequest": false
-  },
-  "tools/call": {
-    "kind": "request",
-    "direction": "client-to-server",
-    "type": "CallToolRequest",
-    "params": "CallToolRequestParams",
-    "paramsRequired": true,
-    "result": "CallToolResult",
-    "resultResponse": null,
-    "capability": {
-      "holder": "server",
-      "path": [
-        "tools"
-      ]
-    },
-    "inputRequest": false
-  },
-  "tools/list": {
-    "kind": "request",
-    "direction": "client-to-server",
-    "type": "ListToolsRequest",
-    "params": null,
-    "paramsRequired": false,
-    "result": "ListToolsResult",
-    "resultResponse": null,
-    "capability": {
-      "holder": "server",
-      "path": [
-        "tools"
-      ]
-    },
-    "inputRequest": false
-  }
+  "initialize": {"kind":"request","direction":"client-to-server","type":"InitializeRequest","params":null,"paramsRequired":true,"result":"InitializeResult","resultResponse":null,"capability":null,"inputRequest":false},
+  "notifications/initialized": {"kind":"notification","direction":"client-to-server","type":"InitializedNotification","params":null,"paramsRequired":false,"result":null,"resultResponse":null,"capability":null,"inputRequest":false},
+  "notifications/tools/list_changed": {"kind":"notification","direction":"server-to-client","type":"ToolListChangedNotification","params":null,"paramsRequired":false,"result":null,"resultResponse":null,"capability":{"holder":"server","path":["tools","listChanged"]},"inputRequest":false},
+  "ping": {"kind":"request","direction":"both","type":"PingRequest","params":null,"paramsRequired":false,"result":"EmptyResult","resultResponse":null,"capability":null,"inputRequest":false},
+  "sampling/createMessage": {"kind":"request","direction":"server-to-client","type":"CreateMessageRequest","params":null,"paramsRequired":true,"result":"CreateMessageResult","resultResponse":null,"capability":{"holder":"client","path":["sampling"]},"inputRequest":false},
+  "tools/call": {"kind":"request","direction":"client-to-server","type":"CallToolRequest","params":"CallToolRequestParams","paramsRequired":true,"result":"CallToolResult","resultResponse":null,"capability":{"holder":"server","path":["tools"]},"inputRequest":false},
+  "tools/list": {"kind":"request","direction":"client-to-server","type":"ListToolsRequest","params":null,"paramsRequired":false,"result":"ListToolsResult","resultResponse":null,"capability":{"holder":"server","path":["tools"]},"inputRequest":false},
 } as const satisfies MethodTable;
 
 /** For each request: the whole message, its params and the result a response carries. */
