@@ -128,7 +128,7 @@ function convertPart(
 ): Converted {
   const steps = stepsOf(tables, what, method, options.from, options.to);
   // One step (adjacent revisions, a 2025-11-25 client of a 2026-07-28 handler): its errors name the
-  // conversion asked for already, and the call stays out of a try block (counted: ~170 instructions a call).
+  // conversion asked for already.
   if (steps.length === 1) return convertSteps(tables.rules, what, method, value, steps);
   try {
     return convertSteps(tables.rules, what, method, value, steps);

@@ -3,7 +3,6 @@
 // against the wire revision's generated tables before anything sees it
 // (decode → check → dispatch). Which era and which _meta is the client's
 // (client.ts); how bytes travel is the transport's.
-import { IdMap } from "../id-map.js";
 import { parseJson } from "../json.js";
 import { checkMessage, type MessageTables } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
@@ -43,11 +42,7 @@ interface Pending {
   release: (() => void) | undefined;
 }
 
-/**
- * How one request is carried (SendContext). Its AbortSignal is made only for a
- * transport that reads it (HTTP; stdio never does): an AbortController costs
- * ~3.7 µs on Node 20, about a tenth of a tools/call's client time.
- */
+/** How one request is carried (SendContext); its AbortSignal is made when a transport reads it (HTTP; stdio never does). */
 class Exchange implements SendContext {
   readonly era: SendContext["era"];
   readonly protocolVersion: string | undefined;
@@ -89,8 +84,8 @@ export class Connection {
   /** How messages travel (the era and version), set by the client. */
   context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
   private nextId = 1;
-  private readonly pending = new IdMap<string | number, Pending>();
-  private readonly served = new IdMap<string | number, AbortController>();
+  private readonly pending = new Map<string | number, Pending>();
+  private readonly served = new Map<string | number, AbortController>();
   private closedBy: Error | undefined;
   private readonly life = new AbortController();
   private markEnded!: (reason: Error) => void;
@@ -221,8 +216,9 @@ export class Connection {
   }
 
   private settle(id: string | number): Pending | undefined {
-    const entry = this.pending.take(id);
+    const entry = this.pending.get(id);
     if (!entry) return undefined;
+    this.pending.delete(id);
     clearTimeout(entry.timer);
     entry.release?.();
     return entry;
@@ -435,7 +431,7 @@ function invalidMessage(target: string, what: string, errors: readonly Validatio
  * A result without resultType gets "complete" (2026-07-28 basic/index#resulttype: "clients MUST treat
  * an absent resultType as complete"), as the shims' walk would default it. Set before a handshake
  * revision's result is converted up, it lets the conversion take the shims' shortcut (one generated
- * check) instead of walking the whole result: a tools/call result of ~4.7 KB went from ~19 to ~4 µs.
+ * check) instead of walking the whole result.
  */
 export function completeResult(result: unknown): unknown {
   if (isObject(result) && !("resultType" in result)) result["resultType"] = "complete";

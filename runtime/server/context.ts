@@ -22,7 +22,6 @@ import type {
 import type { RunningTask } from "./running-task.js";
 import type { Session } from "./session.js";
 import type { Authorization, AuthInfo } from "./authorization.js";
-import { keepHiddenClass } from "../hidden-classes.js";
 import { progress as sendProgress } from "./outgoing.js";
 import { askInput, asksByInputRequest } from "./request-outcome.js";
 
@@ -107,8 +106,6 @@ export class Inflight {
   /** The params as the client sent them, when conversion for the handler changed them (what the handler revision lacks). */
   wireParams: unknown;
   lastProgress = -Infinity;
-  /** Its key among the session's requests on isolated channels (whose ids are not the connection's). */
-  isolatedKey = 0;
   /** Its share of the text it came in, in UTF-16 code units (SessionLimits.inflightLength); 0 when not known. */
   length = 0;
 
@@ -276,14 +273,3 @@ export class RequestContext {
     return ((await this.request("roots/list", undefined, options)) as ListRootsResult).roots;
   }
 }
-
-// Every request's Inflight and RequestContext are dropped once it is answered:
-// one of each kept, with values of the kinds a request gives them, holds their
-// hidden classes across full collections (runtime/hidden-classes.ts).
-const idleChannel: Channel = { reply: () => {}, send: () => {} };
-keepHiddenClass(
-  new RequestContext(
-    undefined as never,
-    new Inflight(0, "", undefined, () => {}, idleChannel, {} as Scope, undefined, {}),
-  ),
-);

@@ -23,7 +23,7 @@ export type Era =
       readonly malformed: boolean;
     };
 
-/** The verdict of most requests, made once: a handshake session's request must not allocate one. */
+/** The verdict of most requests. */
 const SESSION: Era = Object.freeze({ kind: "session" });
 
 /**

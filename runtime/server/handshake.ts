@@ -90,13 +90,9 @@ export function handshakeMeta(scope: SessionScope): Readonly<Record<string, unkn
 }
 
 /** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
-function newestHandshake(): RevisionInfo | undefined {
-  // A loop, not a callback: a closure made per initialize loses its compiled code at a full collection
-  // (runtime/hidden-classes.ts; seen on Node 24, which compiles such callbacks on their own).
-  for (let i = generatedRevisions.length - 1; i >= 0; i--)
-    if (generatedRevisions[i]!.lifecycle === "initialize") return generatedRevisions[i];
-  return undefined;
-}
+const NEWEST_HANDSHAKE: RevisionInfo | undefined = generatedRevisions
+  .filter((r) => r.lifecycle === "initialize")
+  .at(-1);
 
 /**
  * Whether initialize at `info` is answered in the revision's own shapes, with
@@ -104,7 +100,7 @@ function newestHandshake(): RevisionInfo | undefined {
  * down from it through the shims (initializeResult).
  */
 function answeredWithTables(info: RevisionInfo): boolean {
-  return newestHandshake()?.name === info.name;
+  return NEWEST_HANDSHAKE?.name === info.name;
 }
 
 /**
@@ -124,7 +120,7 @@ function initializeResult(
     serverInfo: server.info,
     ...(server.instructions !== undefined ? { instructions: server.instructions } : {}),
   };
-  const newest = newestHandshake();
+  const newest = NEWEST_HANDSHAKE;
   if (newest && newest.name !== wire.info.name && wire.shims !== null) {
     if (wire.shims === undefined) return { error: `Internal error: the shims of ${wire.info.name} are not loaded` };
     try {
@@ -267,7 +263,7 @@ export function assumeInitialized(session: HandshakeSession, protocolVersion: st
   lifecycle.stateless = true;
   const wire = host.wires.loaded(info);
   if (wire) {
-    adoptAssumed(lifecycle, host, wire); // the common case: no closure made for the POST (runtime/hidden-classes.ts)
+    adoptAssumed(lifecycle, host, wire);
     return true;
   }
   lifecycle.phase = "initializing";

@@ -2,34 +2,31 @@
 // A connection's requests are tracked by their id (basic#requests: an id must
 // not match one in flight, and a handshake session remembers finished ones:
 // "MUST NOT have been previously used by the requestor within the same
-// session"); a request on an isolated channel (a per-request HTTP POST) has an
-// id that belongs to its exchange, so it is tracked under a key of its own.
-import { IdMap } from "../id-map.js";
-import { FinishedIds } from "../finished-ids.js";
+// session"); a request on its own exchange (a per-request HTTP POST) has an id
+// that belongs to that exchange, so it is tracked apart, by identity.
 import type { RequestId } from "../messages.js";
 import type { Inflight } from "./context.js";
 
 /**
  * Ids of finished requests are remembered this far back, so that a reused id
- * is refused (basic#requests). 1,024: the window costs a busy session ~28 KB
- * with integer ids (finished-ids.ts).
+ * is refused (basic#requests); the oldest is forgotten first. A bound, so that
+ * a client cannot grow what the session keeps.
  */
 export const REMEMBERED_IDS = 1024;
 
 export class InflightRequests {
   /** The connection's requests, by id. */
-  private readonly byId = new IdMap<RequestId, Inflight>();
-  /** Requests on isolated channels, by their isolatedKey. */
-  private readonly isolated = new IdMap<number, Inflight>();
-  private isolatedCount = 0;
+  private readonly byId = new Map<RequestId, Inflight>();
+  /** Requests on exchanges of their own (Channel.isolated), whose ids are not the connection's. */
+  private readonly onExchanges = new Set<Inflight>();
   /** The connection's requests' lengths, summed (Inflight.length). */
   private connectionLength = 0;
-  /** The last REMEMBERED_IDS finished ids of the connection. */
-  private readonly finished = new FinishedIds(REMEMBERED_IDS);
+  /** The last REMEMBERED_IDS finished ids of the connection, oldest first (a Set keeps insertion order). */
+  private readonly finished = new Set<RequestId>();
 
   /** Requests being handled, on every channel. */
   get size(): number {
-    return this.byId.size + this.isolated.size;
+    return this.byId.size + this.onExchanges.size;
   }
 
   /** The connection's requests being handled (what the session's inflightRequests limit counts). */
@@ -53,7 +50,7 @@ export class InflightRequests {
   }
 
   add(inflight: Inflight): void {
-    if (inflight.channel.isolated) this.isolated.set((inflight.isolatedKey = ++this.isolatedCount), inflight);
+    if (inflight.channel.isolated) this.onExchanges.add(inflight);
     else {
       this.byId.set(inflight.id, inflight);
       this.connectionLength += inflight.length;
@@ -62,32 +59,28 @@ export class InflightRequests {
 
   /** A request ended: no longer in flight; a handshake session's id is remembered. */
   delete(inflight: Inflight): void {
-    if (inflight.channel.isolated) this.isolated.delete(inflight.isolatedKey);
+    if (inflight.channel.isolated) this.onExchanges.delete(inflight);
     else {
       this.byId.delete(inflight.id);
       this.connectionLength -= inflight.length;
     }
-    if (!inflight.scope.perRequest) this.finished.add(inflight.id);
+    if (!inflight.scope.perRequest) this.remember(inflight.id);
   }
 
-  /** A request id answered outside the tracked requests (initialize) that must not be used again. */
+  /** A request id that must not be used again (a finished request, or initialize answered outside the tracked ones). */
   remember(id: RequestId): void {
     this.finished.add(id);
+    if (this.finished.size > REMEMBERED_IDS) this.finished.delete(this.finished.values().next().value!);
   }
 
   /** Cancels every request for good: the connection closed, nothing more is sent for them. */
   abandonAll(): void {
-    abandon(this.byId);
-    abandon(this.isolated);
+    for (const inflight of [...this.byId.values(), ...this.onExchanges]) {
+      inflight.cancel("the connection closed");
+      inflight.done = true;
+    }
+    this.byId.clear();
+    this.onExchanges.clear();
     this.connectionLength = 0;
   }
-}
-
-function abandon(requests: IdMap<RequestId, Inflight>): void {
-  if (requests.size === 0) return;
-  for (const inflight of requests.values()) {
-    inflight.cancel("the connection closed");
-    inflight.done = true;
-  }
-  requests.clear();
 }

@@ -15,7 +15,6 @@
 // In the awaitable style, code before an awaited input runs again on every
 // round: it must be safe to repeat (read, not write), as a retried request is.
 import { isObject } from "../validation.js";
-import { keepHiddenClass } from "../hidden-classes.js";
 
 /** One request for input: elicitation/create, sampling/createMessage or roots/list, in the handler revision's shapes. */
 export interface InputRequestSpec {
@@ -77,6 +76,3 @@ export function inputResponsesOf(params: unknown): { readonly [key: string]: unk
   const responses = isObject(params) ? params["inputResponses"] : undefined;
   return isObject(responses) ? responses : NO_ANSWERS;
 }
-
-// One per request of a revision that takes input (runtime/hidden-classes.ts).
-keepHiddenClass(new InputRound(NO_ANSWERS, undefined, 0, () => false));

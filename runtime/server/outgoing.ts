@@ -5,7 +5,6 @@
 // has the method and the capability it needs was declared. The waiting
 // requests are bounded (SessionLimits.pendingClientRequests); each ends by an
 // answer, a timeout, an abort or the connection closing.
-import { IdMap } from "../id-map.js";
 import { checkMessage, type Classification, type RequestId } from "../messages.js";
 import { ShimError } from "../shims.js";
 import { ClientError, ProtocolError, RequestRefusedError, RequestTimeoutError } from "./errors.js";
@@ -231,7 +230,7 @@ interface Pending {
 }
 
 export class ServerRequests {
-  private readonly pending = new IdMap<RequestId, Pending>();
+  private readonly pending = new Map<RequestId, Pending>();
   private nextId = 0;
 
   constructor(
@@ -289,8 +288,9 @@ export class ServerRequests {
 
   /** The request a response answers, removed from the waiting ones; undefined for an unknown id. */
   take(id: RequestId): Pick<Pending, "method" | "resolve" | "reject"> | undefined {
-    const pending = this.pending.take(id);
+    const pending = this.pending.get(id);
     if (!pending) return undefined;
+    this.pending.delete(id);
     pending.cleanup();
     return pending;
   }

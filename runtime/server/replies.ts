@@ -1,5 +1,5 @@
-// The JSON text of replies: result and error responses, written directly so
-// that the common path costs one JSON.stringify of the result.
+// The JSON text of replies: result and error responses, written directly
+// around the result's JSON text.
 import type { ValidationResult } from "../validation.js";
 import type { RequestId } from "../messages.js";
 import { INVALID_PARAMS, INVALID_REQUEST } from "./handler-revision.js";
@@ -19,14 +19,7 @@ export interface ReplyOutcome {
   readonly requiredScopes?: readonly string[];
 }
 
-/**
- * A request id as JSON text. JSON.stringify for numbers too: a number put in a
- * template literal goes through V8's number-to-string cache, an old-generation
- * table that keeps each new id's string alive through the young generation's
- * collections until another number takes its slot (measured: ~60 KB surviving
- * each scavenge of a stdio server, one request at a time; new space grew to
- * 8 MB where the floor's stays at 2). JSON.stringify writes the digits without it.
- */
+/** A request id as JSON text. */
 export function idJson(id: RequestId): string {
   return JSON.stringify(id);
 }

@@ -193,10 +193,7 @@ export function askInput(
   requireClientCapability(inflight.scope, method);
   const round = inflight.round;
   const answer = round.answer(method, params);
-  // A per-request round's first missing input: the round ends once the handler's run has asked for
-  // all it will. (Noticed here rather than by a callback each round would carry: a closure made per
-  // request and held by the round kept every per-request tools/call alive through the young
-  // generation's collections on Node 20; test/server/young-survival.test.ts.)
+  // A per-request round's first missing input: the round ends once the handler's run has asked for all it will.
   if (answer === undefined && round.missing.length === 1 && inflight.scope.perRequest)
     inputMissing(session, inflight, round);
   return answer;

@@ -86,7 +86,6 @@ export class RevisionLoads {
     then: (wire: Wire) => void,
     failed?: () => void,
   ): void {
-    // Every request of a per-request session comes this way: no closure made when the wire is loaded.
     const { wires } = this.session.host;
     const ready = wires.loaded(info);
     if (ready) then(ready);

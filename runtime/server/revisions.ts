@@ -64,19 +64,9 @@ export class ServedRevisions {
     this.supportedVersions = [...new Set(this.all.map((r) => r.protocolVersion))].reverse();
   }
 
-  /** The last version looked up and its answer: a client states the same version on every request. */
-  private lastVersion: string | undefined;
-  private lastInfo: RevisionInfo | undefined;
-
   /** The revision serving a protocol version, whatever its lifecycle. */
   forVersion(version: string): RevisionInfo | undefined {
-    // A version read from a header or a body is a new string each time: a Map lookup hashes it and
-    // compares it with the key, where comparing it with the last one is a few characters.
-    if (version === this.lastVersion) return this.lastInfo;
-    const info = this.byVersion.get(version);
-    this.lastVersion = version;
-    this.lastInfo = info;
-    return info;
+    return this.byVersion.get(version);
   }
 
   /**

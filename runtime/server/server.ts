@@ -30,7 +30,6 @@ import {
   type SessionHost,
   type SessionLimits,
 } from "./session-host.js";
-import { SessionRegistry } from "./session-registry.js";
 import { ServedRevisions, type Wire } from "./revisions.js";
 import { ServerWires } from "./wires.js";
 import { RequestStateCodec } from "./request-state.js";
@@ -73,7 +72,7 @@ export class McpServer implements SessionHost {
   private readonly toolCatalog: ToolCatalog;
   private readonly resources: ResourceCatalog;
   private readonly prompts: PromptCatalog;
-  private readonly openSessions = new SessionRegistry<Session>();
+  private readonly openSessions = new Set<Session>();
   readonly served: ServedRevisions;
   readonly wires = new ServerWires();
   readonly requestState: RequestStateCodec;
@@ -122,7 +121,7 @@ export class McpServer implements SessionHost {
 
   /** The connected sessions, as they are now (a new set on each read). */
   get sessions(): ReadonlySet<Session> {
-    return new Set(this.openSessions.toArray());
+    return new Set(this.openSessions);
   }
 
   /** Opens a session for a transport; `send` writes one message. */
@@ -139,7 +138,8 @@ export class McpServer implements SessionHost {
   /** Ends every subscription gracefully (a result carrying its id), then closes every session. */
   close(): void {
     this.listeners.closeAll();
-    for (const session of this.openSessions.toArray()) session.close();
+    // A copy: each close removes its session from the set.
+    for (const session of [...this.openSessions]) session.close();
   }
 
   // --- registration -------------------------------------------------------------
@@ -253,7 +253,7 @@ export class McpServer implements SessionHost {
   }
 
   private taskService: TaskService | undefined;
-  /** One function for every call (none made per call); the task service is made on first use. */
+  /** Arms a tool call that may turn into a task; the task service is made on first use. */
   private readonly armTask: TaskArming = (task, context, params) => this.tasks.arm(task, context, params);
   private servingTasks = false;
 

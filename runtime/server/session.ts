@@ -38,7 +38,6 @@ import {
   type HandshakeSession,
 } from "./handshake.js";
 import { log, notify, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
-import { keepHiddenClass } from "../hidden-classes.js";
 import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
 import { admit } from "./admission.js";
 import { InflightRequests } from "./inflight-requests.js";
@@ -55,8 +54,6 @@ export { REMEMBERED_IDS } from "./inflight-requests.js";
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Session implements SessionCore, SendingSession, HandshakeSession, LoadingSession {
-  /** Where the server's registry of open sessions holds this one (session-registry.ts); -1: nowhere. */
-  registrySlot = -1;
   /** @internal Where the connection is in the handshake, and what it negotiated (handshake.ts). */
   readonly lifecycle = new Lifecycle();
   /** @internal While a revision loads, incoming messages wait there, in order (revision-loads.ts). */
@@ -198,8 +195,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
       this.receivedLength = length;
       if (this.loads.holding) this.loads.hold(value, channel, classification, length);
       else if (classification.kind === "batch") this.receiveBatch(value as unknown[], classification.messages, channel);
-      // Bound, not an arrow made per message: the channel's method holds its compiled code (runtime/hidden-classes.ts).
-      else this.dispatch(value, classification, channel.reply.bind(channel), channel);
+      else this.dispatch(value, classification, (json, outcome) => channel.reply(json, outcome), channel);
     } catch (error) {
       // A defect of ours, not the peer's: it must not end the process (a stdio server would exit)
       // nor leave a request unanswered. The peer gets -32603 with the id when there is one.
@@ -583,7 +579,3 @@ function expectsReply(classification: Classification): boolean {
 function describe(classification: Classification & { kind: "invalid" }): string {
   return classification.path ? `${classification.reason} (at ${classification.path})` : classification.reason;
 }
-
-// A stateless Streamable HTTP POST makes a session and drops it: one kept, its
-// ID maps with it, holds their hidden classes (runtime/hidden-classes.ts).
-keepHiddenClass(new Session(undefined as never, () => {}));

@@ -72,7 +72,6 @@ function keywordCheck(
       if (!Array.isArray(names) || names.length === 0 || !names.every((n) => TYPES.has(n as string))) return undefined;
       if (new Set(names).size !== names.length) return undefined; // the meta-schemas' uniqueItems
       const typeChecks = names.map((n) => TYPE_CHECKS[n as string]!);
-      // Loops rather than some/every callbacks here and below: no closure made per value checked.
       return typeChecks.length === 1
         ? typeChecks[0]!
         : (value) => {

@@ -184,13 +184,12 @@ export class TaskService {
     const turn = this.turner(flavour!, owner, mustBeTask, ttlMs, pollIntervalMs);
     // A 2025-11-25 client asked for the task: it gets one whatever the handler does, however soon
     // it ends (#task-support-and-handling: "MUST return a CreateTaskResult"), so the request turns now.
-    // No closure here holds the request: this function's variables would all stay with it.
     if (flavour!.clientAsks) turn(inflight, context.session);
     else if ((options.afterMs ?? 0) === 0) setImmediate(turn, inflight, context.session);
     else turnLater(options.afterMs!, turn, inflight, context.session);
   }
 
-  /** What turns a request into a task; made apart from arm() so that it does not hold the request itself. */
+  /** What turns a request into a task: at once, at the handler's first await, or after `afterMs`. */
   private turner(
     flavour: TaskFlavour,
     owner: string,

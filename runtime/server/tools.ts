@@ -155,7 +155,7 @@ export class ToolCatalog {
 
   /**
    * A tools/call: stays synchronous while nothing needs waiting for (schemas
-   * compiled, handler not async), one promise hop less per call. `armTask`
+   * compiled, handler not async). `armTask`
    * runs before the handler of a tool with task options (tasks.ts).
    */
   call(
@@ -210,8 +210,7 @@ export class ToolCatalog {
     const fill = returned.content === undefined || (returned.content.length === 0 && structured !== undefined);
     // A plain object that needs nothing filled in goes on as it is (nothing downstream changes a result in
     // place); else a copy, so that the handler's object is not changed and what the checks read is what
-    // JSON.stringify writes (a class's getters are not own properties). Object.assign, not a spread: V8
-    // (Node 20) slows every later access to a spread copy that then gains a field.
+    // JSON.stringify writes (a class's getters are not own properties).
     const result = (
       fill || Object.getPrototypeOf(returned) !== Object.prototype ? Object.assign({}, returned) : returned
     ) as ToolResult;

@@ -29,7 +29,7 @@ import {
 } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
 import { InMemoryEventStore, type EventStore } from "./sse.js";
-import { HttpSessionTable, SessionOpening, principalOf } from "./http-sessions.js";
+import { HttpSessionTable, principalOf, sessionOpening } from "./http-sessions.js";
 import { httpError, jsonRpcError, requestIdOf, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-headers.js";
 import { LegacySseEndpoints } from "./http-legacy-sse.js";
@@ -266,7 +266,9 @@ export class StreamableHttpTransport {
         406,
         "Not Acceptable: the Accept header must list application/json and text/event-stream",
       );
-    this.readMessage(request, response, this.postMessage.bind(this, request, response, auth));
+    this.readMessage(request, response, (message, length) =>
+      this.postMessage(request, response, auth, message, length),
+    );
   }
 
   /** A POST's message, read and parsed. */
@@ -323,7 +325,7 @@ export class StreamableHttpTransport {
     const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
     this.table.startOpening();
-    const opening = new SessionOpening(this.table, state);
+    const opening = sessionOpening(this.table, state);
     const exchange = new PostExchange(response, "json", state, this.options.retryMs, opening, null, auth);
     state.session.receiveMessage(message, exchange);
   }
@@ -464,18 +466,15 @@ export class StreamableHttpTransport {
     then: (message: unknown, length: number) => void,
   ): void {
     const type = request.headers["content-type"] ?? "";
-    // What clients send, compared before the expression (which costs ~350 instructions a POST).
-    if (type !== "application/json" && !/^application\/json\s*(;|$)/i.test(type))
+    if (!/^application\/json\s*(;|$)/i.test(type))
       return httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
     if (response.destroyed) return; // the client is gone (its `close` has fired: nothing would give the body's share back)
     // What the body holds of the transport's budget is given back when the exchange ends, however it ends.
-    // `on`, not `once`: a response closes once and release() is idempotent. once's wrapper and its
-    // removal (a delete on the emitter's listener table, which then takes slower lookups for what the
-    // response emits after) cost ~1,000 instructions a POST (counted under callgrind, sessions row).
     const held = new HeldBody(this.bodies);
-    response.on("close", held.release);
-    // A bound method, not a closure: see runtime/hidden-classes.ts on closures made per request.
-    readBody(request, this.options.maxBodyBytes, held, this.bodyRead.bind(this, request, response, then));
+    response.once("close", () => held.release());
+    readBody(request, this.options.maxBodyBytes, held, (error, text) =>
+      this.bodyRead(request, response, then, error, text),
+    );
   }
 
   /** A POST's body read (or why not): parsed, to `then`; or an error response. */

@@ -2,7 +2,7 @@
 // server.blob`): the process begins with the server built, its tools registered
 // and the code of a session's first requests compiled, where a server started
 // from its script first loads and compiles the package's modules, which is most
-// of its start (bench/RESULTS.md, "cold start"). Node's startup snapshot API
+// of its start. Node's startup snapshot API
 // (v8.startupSnapshot) is experimental on Node 20 and 22, and a blob starts
 // only on the Node binary that built it.
 //
