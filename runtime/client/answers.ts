@@ -9,7 +9,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   ListRootsResult,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import { isObject } from "../validation.js";
 import { withElicitationDefaults } from "./elicitation.js";
 import { McpError } from "./errors.js";

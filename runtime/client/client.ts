@@ -26,10 +26,15 @@ import {
   type ToolCallOptions,
   type ToolTask,
 } from "./tasks.js";
-import { generatedRevisions, handlerWire, loadWire, type Wire } from "../server/revisions.js";
-import { mirroredHeaders } from "../server/header-check.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from "../server/meta.js";
-import { HEADER_MISMATCH } from "../server/handler-revision.js";
+import { generatedRevisions, handlerWire, loadWire, type Wire } from "../protocol/revisions.js";
+import { mirroredHeaders } from "../protocol/headers.js";
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+} from "../protocol/meta.js";
+import { HEADER_MISMATCH } from "../protocol/handler-revision.js";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -39,7 +44,7 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
   Tool,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import type {
   ClientRequestMethod,
   NotificationMethod,

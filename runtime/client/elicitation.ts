@@ -8,7 +8,7 @@
 // default that fits its property's type is used (a default the schema itself
 // contradicts is the server's mistake, not the user's answer).
 import { isObject } from "../validation.js";
-import type { ElicitResult } from "../server/handler-revision.js";
+import type { ElicitResult } from "../protocol/handler-revision.js";
 
 type FieldValue = string | number | boolean | string[];
 

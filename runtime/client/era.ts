@@ -7,12 +7,12 @@
 // revision. The verdict is a property of the server: cached per target
 // (#backward-compatibility: SHOULD cache for the server process or origin).
 import type { RevisionInfo } from "../index.js";
-import { generatedRevisions, handlerWire } from "../server/revisions.js";
+import { generatedRevisions, handlerWire } from "../protocol/revisions.js";
 import {
   HEADER_MISMATCH,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
   UNSUPPORTED_PROTOCOL_VERSION,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import { isObject } from "../validation.js";
 import type { Connection } from "./connection.js";
 import { McpError } from "./errors.js";

@@ -16,8 +16,8 @@
 //   the filter did not ask for is not delivered, so a listener sees the same
 //   notifications in both eras; `acknowledged` is what the capabilities (and
 //   the subscribe requests that succeeded) let the server deliver.
-import type { SubscriptionFilter } from "../server/handler-revision.js";
-import { META_SUBSCRIPTION_ID } from "../server/meta.js";
+import type { SubscriptionFilter } from "../protocol/handler-revision.js";
+import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
 import { isObject } from "../validation.js";
 import type { Client } from "./client.js";
 import { RequestTimeoutError } from "./errors.js";

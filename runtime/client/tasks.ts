@@ -19,18 +19,17 @@
 // Polling honours the server's poll interval (#task-polling: SHOULD), and is
 // bounded by a deadline (default: the task's ttl, after which the server may
 // delete it) and an AbortSignal; giving up cancels the task unless told not to.
-import type { CallToolResult, ClientCapabilities } from "../server/handler-revision.js";
-import { handlerWire } from "../server/revisions.js";
+import type { CallToolResult, ClientCapabilities } from "../protocol/handler-revision.js";
+import { handlerWire } from "../protocol/revisions.js";
 import type { Task, TaskStatus } from "../../generated/ext/tasks/types.js";
 import { isObject, run } from "../validation.js";
 import type { Client } from "./client.js";
 import { completeResult, type RequestOptions } from "./connection.js";
 import { McpError, RequestTimeoutError, ServerMessageError, TaskCancelledError } from "./errors.js";
 import { answerInputs, MAX_INPUT_KEYS } from "./input.js";
-import { flavourOf, type Flavour } from "./task-flavours.js";
+import { TASKS_EXTENSION, taskFlavourOf, type TaskFlavour as Flavour } from "../protocol/task-flavours.js";
 
-/** The extension's identifier (tasks.md#extension-identifier). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /** A task as the client shows it, whatever the wire: the extension's field names (ttlMs, pollIntervalMs). */
 export type TaskInfo = Task;
@@ -83,7 +82,7 @@ const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwn
 
 /** The flavour, or a clear error where the revision negotiates the extension but the client was not given it. */
 function requireFlavour(client: Client): Flavour | undefined {
-  const flavour = flavourOf(client.wire);
+  const flavour = taskFlavourOf(client.wire.tables);
   if (!flavour && client.wire.info.extensions)
     throw new TypeError(
       `tasks on revision ${client.revision.name} are the ${TASKS_EXTENSION} extension: connect with ClientOptions.extensions including "tasks"`,
@@ -228,7 +227,7 @@ export async function callTool(
     const handle = await callToolAsTask(client, name, args, { ...request, ...(ttlMs !== undefined ? { ttlMs } : {}) });
     return waitFor(handle, wait);
   }
-  const flavour = flavourOf(client.wire);
+  const flavour = taskFlavourOf(client.wire.tables);
   if (!flavour) return plainCall(client, { name, arguments: args }, request);
   const answer = await client.wireRequest("tools/call", { name, arguments: args }, { ...request, rawResult: true });
   // Answered directly (the common case): checked on arrival, only converted; no handle to poll.

@@ -8,10 +8,10 @@
 // answered here, and nothing else happens.
 import { isObject, run } from "../validation.js";
 import type { RequestId } from "../messages.js";
-import { INVALID_PARAMS, METHOD_NOT_FOUND, handlerRevision } from "./handler-revision.js";
+import { INVALID_PARAMS, METHOD_NOT_FOUND, handlerRevision } from "../protocol/handler-revision.js";
 import { Inflight, type Channel, type Scope } from "./context.js";
 import { errorJson, invalidMessage } from "./replies.js";
-import { checkHeaders } from "./header-check.js";
+import { checkHeaders } from "../protocol/headers.js";
 import { convert } from "./encode.js";
 import { declared } from "./capabilities.js";
 import { handshakeMeta, type SessionScope } from "./handshake.js";

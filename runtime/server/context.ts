@@ -4,7 +4,8 @@
 // who the client is. Where each goes is decided by the request's scope: the
 // session's (handshake revisions) or the request's own (per-request revisions).
 import type { RequestId } from "../messages.js";
-import type { Wire } from "./revisions.js";
+import type { RequestHeaders } from "../protocol/headers.js";
+import type { Wire } from "../protocol/revisions.js";
 import type { ReplyOutcome } from "./replies.js";
 import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
 import type {
@@ -18,7 +19,7 @@ import type {
   LoggingLevel,
   ProgressToken,
   Root,
-} from "./handler-revision.js";
+} from "../protocol/handler-revision.js";
 import type { RunningTask } from "./running-task.js";
 import type { Session } from "./session.js";
 import type { Authorization, AuthInfo } from "./authorization.js";
@@ -30,15 +31,6 @@ import { askInput, asksByInputRequest } from "./request-outcome.js";
  * POST. Transports that carry every message the same way use the session's
  * default channel.
  */
-/** Request headers by lower-case name, as node:http gives them (a repeated header may come as a list). */
-export type RequestHeaders = { readonly [name: string]: string | readonly string[] | undefined };
-
-/** A header's one value (a repeated one joined, RFC 9110 §5.3), or undefined when absent. */
-export function headerValue(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return value === undefined || typeof value === "string" ? value : value.join(", ");
-}
-
 export interface Channel {
   /**
    * The reply to the message: a response, a batch's array of responses, or

@@ -15,8 +15,8 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   ToolAnnotations,
-} from "./handler-revision.js";
-import type { FromSchema, ObjectSchema } from "./json-schema.js";
+} from "../protocol/handler-revision.js";
+import type { FromSchema, ObjectSchema } from "../protocol/json-schema.js";
 import type { ServerLogger } from "./logging.js";
 import type { RequestContext, Session } from "./session.js";
 import type { SessionLimits } from "./session-host.js";

@@ -4,11 +4,11 @@
 // server's bug: reported as -32603, never sent.
 import { isObject, run, type Check } from "../validation.js";
 import type { RequestId } from "../messages.js";
-import { handlerRevision, handlerTables } from "./handler-revision.js";
+import { handlerRevision, handlerTables } from "../protocol/handler-revision.js";
 import type { ServerLogger } from "./logging.js";
-import { META_SERVER_INFO } from "./meta.js";
+import { META_SERVER_INFO } from "../protocol/meta.js";
 import { errorJson } from "./replies.js";
-import type { Wire } from "./revisions.js";
+import type { Wire } from "../protocol/revisions.js";
 import type { Scope } from "./context.js";
 import type { Converted } from "../shim-data.js";
 

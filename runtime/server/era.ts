@@ -5,9 +5,14 @@
 // stdio process (stdio) or the session (HTTP)." The lifecycle of the revision
 // a version names is a fact of that revision (RevisionInfo.lifecycle).
 import type { RevisionInfo } from "../index.js";
-import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "./meta.js";
-import type { ServedRevisions } from "./revisions.js";
-import { HEADER_MISMATCH, INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, handlerTables } from "./handler-revision.js";
+import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "../protocol/meta.js";
+import type { ServedRevisions } from "./served-revisions.js";
+import {
+  HEADER_MISMATCH,
+  INVALID_PARAMS,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  handlerTables,
+} from "../protocol/handler-revision.js";
 import { isObject, run } from "../validation.js";
 
 export type Era =

@@ -15,11 +15,11 @@ import {
   handlerRevision,
   type Implementation,
   type LoggingLevel,
-} from "./handler-revision.js";
+} from "../protocol/handler-revision.js";
 import type { ServerLogger } from "./logging.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "./meta.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
 import { errorJson, invalidMessage, resultJson } from "./replies.js";
-import { generatedRevisions, handlerWire, type TablesOnly, type Wire } from "./revisions.js";
+import { generatedRevisions, handlerWire, type TablesOnly, type Wire } from "../protocol/revisions.js";
 import type { SessionHost } from "./session-host.js";
 import type { RevisionLoads } from "./revision-loads.js";
 

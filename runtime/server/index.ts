@@ -10,7 +10,7 @@ export { InputRequired, type InputRequestSpec } from "./input-round.js";
 export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
 export type { RequestStateOptions } from "./request-state.js";
 export type { ListenLimits } from "./subscriptions.js";
-export type { HeaderParam } from "./header-check.js";
+export type { HeaderParam } from "../protocol/headers.js";
 export { TASKS_EXTENSION, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
 export {
   MemoryTaskStore,
@@ -34,9 +34,10 @@ export {
   RESOURCE_NOT_FOUND,
   invalidParams,
 } from "./errors.js";
-export type { FromSchema, JsonSchema, ObjectSchema } from "./json-schema.js";
+export type { FromSchema, JsonSchema, ObjectSchema } from "../protocol/json-schema.js";
 export type { ServerLogger } from "./logging.js";
 export { UriTemplate, UriTemplateError, type UriVariables } from "./uri-template.js";
-export { ServedRevisions, generatedRevisions } from "./revisions.js";
-export { handlerRevision } from "./handler-revision.js";
-export type * from "./handler-revision.js";
+export { ServedRevisions } from "./served-revisions.js";
+export { generatedRevisions } from "../protocol/revisions.js";
+export { handlerRevision } from "../protocol/handler-revision.js";
+export type * from "../protocol/handler-revision.js";

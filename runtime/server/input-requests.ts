@@ -5,11 +5,11 @@
 import { isObject, test } from "../validation.js";
 import type { Scope } from "./context.js";
 import { MissingClientCapabilityError } from "./errors.js";
-import { handlerTables, type ClientCapabilities } from "./handler-revision.js";
+import { handlerTables, type ClientCapabilities } from "../protocol/handler-revision.js";
 import { InputRound, inputResponsesOf, type InputRequestSpec } from "./input-round.js";
 import { principalDigest, requestDigest, type RequestStateCodec } from "./request-state.js";
 import { declared } from "./capabilities.js";
-import { META_SERVER_INFO } from "./meta.js";
+import { META_SERVER_INFO } from "../protocol/meta.js";
 
 const takes = new Map<string, boolean>();
 

@@ -6,7 +6,7 @@
 // server through ServerOptions.bus (each delivered here, never published again).
 import { isBusMessage, type BusMessage, type ServerBus } from "./bus.js";
 import type { Feature } from "./definitions.js";
-import type { LoggingLevel } from "./handler-revision.js";
+import type { LoggingLevel } from "../protocol/handler-revision.js";
 import type { ServerLogger } from "./logging.js";
 import type { Session } from "./session.js";
 import type { Listeners } from "./subscriptions.js";

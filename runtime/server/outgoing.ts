@@ -5,13 +5,14 @@
 // has the method and the capability it needs was declared. The waiting
 // requests are bounded (SessionLimits.pendingClientRequests); each ends by an
 // answer, a timeout, an abort or the connection closing.
-import { checkMessage, type Classification, type RequestId } from "../messages.js";
+import { checkMessage, type Classification } from "../messages.js";
 import { ShimError } from "../shims.js";
 import { ClientError, ProtocolError, RequestRefusedError, RequestTimeoutError } from "./errors.js";
+import { PendingRequests } from "../protocol/pending-requests.js";
 import { convert } from "./encode.js";
-import { handlerRevision, INVALID_PARAMS, type LoggingLevel } from "./handler-revision.js";
+import { handlerRevision, INVALID_PARAMS, type LoggingLevel } from "../protocol/handler-revision.js";
 import { isLoggingLevel, passes, type ServerLogger } from "./logging.js";
-import type { Wire } from "./revisions.js";
+import type { Wire } from "../protocol/revisions.js";
 import type { Channel, Inflight, RequestOptions, Scope } from "./context.js";
 import { declared } from "./capabilities.js";
 import { idJson, JSONRPC } from "./replies.js";
@@ -27,9 +28,9 @@ export interface SendingSession {
   /** Where messages go when the caller names no channel. */
   readonly defaultChannel: Channel;
   /** The session's requests to the client waiting for answers (made on first use). */
-  readonly serverRequests: ServerRequests;
+  readonly serverRequests: PendingRequests;
   /** The same, undefined when none was ever sent. */
-  readonly serverRequestsIfAny: ServerRequests | undefined;
+  readonly serverRequestsIfAny: PendingRequests | undefined;
 }
 
 /** Params the server sends (handler revision's shape) in the wire revision's shape. */
@@ -100,11 +101,14 @@ export function request(
   const paramsJson = onWire === undefined ? "" : `,"params":${JSON.stringify(onWire)}`;
   return session.serverRequests.send(
     method,
-    (id) => channel.send(`{${JSONRPC},"id":${idJson(id)},"method":${JSON.stringify(method)}${paramsJson}}`),
     {
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
       timeoutMs: options.timeoutMs ?? session.host.requestTimeoutMs,
+      // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
+      gaveUp: (id, _error, reason) =>
+        notify(session, "notifications/cancelled", { requestId: id, reason }, undefined, undefined),
     },
+    (id) => channel.send(`{${JSONRPC},"id":${idJson(id)},"method":${JSON.stringify(method)}${paramsJson}}`),
   );
 }
 
@@ -222,86 +226,18 @@ export function receiveAnswer(
   }
 }
 
-interface Pending {
-  readonly method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-  cleanup(): void;
-}
-
-export class ServerRequests {
-  private readonly pending = new Map<RequestId, Pending>();
-  private nextId = 0;
-
-  constructor(
-    /** Requests waiting at once; one more is refused before it is sent. */
-    private readonly max: number,
-    /** Tells the client a request was given up (basic/utilities/cancellation). */
-    private readonly cancelled: (id: RequestId, reason: string) => void,
-  ) {}
-
-  /**
-   * Writes one request (`write` gets its id) and resolves with the client's
-   * result message as it arrives, unchecked; rejects on timeout or abort, after
-   * sending the cancellation.
-   */
-  send(
-    method: string,
-    write: (id: number) => void,
-    options: { readonly signal?: AbortSignal; readonly timeoutMs: number },
-  ): Promise<unknown> {
-    if (this.pending.size >= this.max)
-      return Promise.reject(
-        new RequestRefusedError(`${method}: ${this.max} requests to the client already wait for its answer`),
-      );
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const cancel = (reason: string) => {
-        if (this.pending.delete(id)) {
-          cleanup();
-          this.cancelled(id, reason);
-        }
-      };
-      const timer = setTimeout(() => {
-        cancel(`timed out after ${options.timeoutMs} ms`);
-        reject(new RequestTimeoutError(method, id, options.timeoutMs));
-      }, options.timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-      const onAbort = () => {
-        cancel(String(options.signal?.reason ?? "aborted"));
-        reject(new RequestRefusedError(`${method} was aborted`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-      };
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, { method, resolve, reject, cleanup });
-      write(id);
-    });
-  }
-
-  /** Requests waiting for the client's answer. */
-  get size(): number {
-    return this.pending.size;
-  }
-
-  /** The request a response answers, removed from the waiting ones; undefined for an unknown id. */
-  take(id: RequestId): Pick<Pending, "method" | "resolve" | "reject"> | undefined {
-    const pending = this.pending.get(id);
-    if (!pending) return undefined;
-    this.pending.delete(id);
-    pending.cleanup();
-    return pending;
-  }
-
-  /** Fails every waiting request: no answer can come any more. */
-  rejectAll(why: string): void {
-    if (this.pending.size === 0) return;
-    for (const pending of this.pending.values()) {
-      pending.cleanup();
-      pending.reject(new RequestRefusedError(`${pending.method}: ${why}`));
-    }
-    this.pending.clear();
-  }
+/** A session's requests to the client waiting for answers, on the shared pending-request engine. */
+export function serverRequests(max: number): PendingRequests {
+  return new PendingRequests({
+    max,
+    firstId: 0,
+    unrefTimers: true,
+    full: (method) => new RequestRefusedError(`${method}: ${max} requests to the client already wait for its answer`),
+    timedOut: (method, id, timeoutMs) =>
+      new RequestTimeoutError(
+        `${method} (request ${JSON.stringify(id)}) got no response within ${timeoutMs} ms; it was cancelled`,
+        { method, requestId: id, timeoutMs },
+      ),
+    aborted: (method) => new RequestRefusedError(`${method} was aborted`),
+  });
 }

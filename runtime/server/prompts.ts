@@ -6,7 +6,7 @@
 import { checkedScopes, requireScopes } from "./authorization.js";
 import type { Completer, PromptDefinition, PromptHandler, Returned } from "./definitions.js";
 import { invalidParams } from "./errors.js";
-import type { GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument } from "./handler-revision.js";
+import type { GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument } from "../protocol/handler-revision.js";
 import type { InputRequired } from "./input-round.js";
 import type { RequestContext } from "./session.js";
 import type { DefinitionCheck } from "./tools.js";

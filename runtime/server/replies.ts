@@ -2,7 +2,7 @@
 // around the result's JSON text.
 import type { ValidationResult } from "../validation.js";
 import type { RequestId } from "../messages.js";
-import { INVALID_PARAMS, INVALID_REQUEST } from "./handler-revision.js";
+import { INVALID_PARAMS, INVALID_REQUEST } from "../protocol/handler-revision.js";
 
 export const JSONRPC = `"jsonrpc":"2.0"`;
 

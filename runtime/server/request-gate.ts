@@ -3,7 +3,7 @@
 // (basic#requests), a session whose revision could load, and the bounds on what
 // a client keeps in flight at once (SessionLimits: by count and by length).
 import type { RequestId } from "../messages.js";
-import { INTERNAL_ERROR, INVALID_REQUEST } from "./handler-revision.js";
+import { INTERNAL_ERROR, INVALID_REQUEST } from "../protocol/handler-revision.js";
 import type { Channel } from "./context.js";
 import type { Lifecycle } from "./handshake.js";
 import type { InflightRequests } from "./inflight-requests.js";

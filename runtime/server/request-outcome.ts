@@ -6,7 +6,7 @@
 // (session.ts) receives, dispatches and invokes; these functions take it as
 // the SessionCore they need.
 import { isObject, type Check } from "../validation.js";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { InsufficientScopeError, principalOf } from "./authorization.js";
 import { ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
 import type { Inflight } from "./context.js";

@@ -17,7 +17,12 @@ import type {
   Returned,
 } from "./definitions.js";
 import { invalidParams, ResourceNotFoundError } from "./errors.js";
-import type { ReadResourceRequestParams, ReadResourceResult, Resource, ResourceTemplate } from "./handler-revision.js";
+import type {
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from "../protocol/handler-revision.js";
 import { InputRequired } from "./input-round.js";
 import type { RequestContext } from "./session.js";
 import type { DefinitionCheck } from "./tools.js";

@@ -5,11 +5,11 @@
 // so that no message overtakes the one that needed the load.
 import type { RevisionInfo } from "../index.js";
 import type { Classification, RequestId } from "../messages.js";
-import { INTERNAL_ERROR } from "./handler-revision.js";
+import { INTERNAL_ERROR } from "../protocol/handler-revision.js";
 import type { Channel, Inflight } from "./context.js";
 import type { Lifecycle } from "./handshake.js";
 import { errorJson } from "./replies.js";
-import type { TablesOnly, Wire } from "./revisions.js";
+import type { TablesOnly, Wire } from "../protocol/revisions.js";
 import type { SessionHost } from "./session-host.js";
 
 /** What the waits need of their session (Session implements it). */

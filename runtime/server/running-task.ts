@@ -147,10 +147,7 @@ export class RunningTask {
   private outstanding(): TaskState["inputRequests"] {
     const requests: { [key: string]: { method: string; params?: unknown } } = {};
     for (const [key, { method, params }] of this.waiting)
-      requests[key] =
-        params === undefined
-          ? { method }
-          : { method, params: this.flavour.paramsToWire(this.inflight.scope, method, params) };
+      requests[key] = params === undefined ? { method } : { method, params };
     return requests;
   }
 

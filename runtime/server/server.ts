@@ -18,8 +18,8 @@ import {
   type PromptArgument,
   type ReadResourceRequestParams,
   type ServerCapabilities,
-} from "./handler-revision.js";
-import type { ObjectSchema } from "./json-schema.js";
+} from "../protocol/handler-revision.js";
+import type { ObjectSchema } from "../protocol/json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./pagination.js";
 import { Session, type RequestContext } from "./session.js";
@@ -30,12 +30,13 @@ import {
   type SessionHost,
   type SessionLimits,
 } from "./session-host.js";
-import { ServedRevisions, type Wire } from "./revisions.js";
+import type { Wire } from "../protocol/revisions.js";
+import { ServedRevisions } from "./served-revisions.js";
 import { ServerWires } from "./wires.js";
 import { RequestStateCodec } from "./request-state.js";
 import { Listeners } from "./subscriptions.js";
-import type { HeaderParam } from "./header-check.js";
-import { META_SERVER_INFO } from "./meta.js";
+import type { HeaderParam } from "../protocol/headers.js";
+import { META_SERVER_INFO } from "../protocol/meta.js";
 import { ToolCatalog, type TaskArming } from "./tools.js";
 import { TaskService } from "./tasks.js";
 import { deriveCapabilities } from "./capabilities.js";

@@ -1,13 +1,14 @@
 // What a session needs from the server it belongs to (McpServer implements it):
 // the handlers, the served revisions and their wires, the server's identity and
 // capabilities, and the bounds of what one session may hold.
-import type { Implementation } from "./handler-revision.js";
+import type { Implementation } from "../protocol/handler-revision.js";
 import type { ServerLogger } from "./logging.js";
-import type { ServedRevisions, Wire } from "./revisions.js";
+import type { Wire } from "../protocol/revisions.js";
+import type { ServedRevisions } from "./served-revisions.js";
 import type { WireSource } from "./wires.js";
 import type { Inflight, RequestContext, RequestOptions } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
-import type { HeaderParam } from "./header-check.js";
+import type { HeaderParam } from "../protocol/headers.js";
 import type { Session } from "./session.js";
 
 /** A method the server answers, in the handler revision's shapes. */

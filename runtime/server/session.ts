@@ -23,13 +23,14 @@ import {
   type ClientCapabilities,
   type Implementation,
   type LoggingLevel,
-} from "./handler-revision.js";
+} from "../protocol/handler-revision.js";
 import { isLoggingLevel } from "./logging.js";
-import { handlerWire, type Wire } from "./revisions.js";
-import { headerValue, Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
+import { handlerWire, type Wire } from "../protocol/revisions.js";
+import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "./context.js";
+import { headerValue } from "../protocol/headers.js";
 import { errorJson } from "./replies.js";
 import { eraOf, statesPerRequest } from "./era.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, metaOf } from "./meta.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, metaOf } from "../protocol/meta.js";
 import {
   assumeInitialized as assumeHandshake,
   Lifecycle,
@@ -37,7 +38,9 @@ import {
   sessionScope,
   type HandshakeSession,
 } from "./handshake.js";
-import { log, notify, receiveAnswer, request, ServerRequests, type SendingSession } from "./outgoing.js";
+import { log, notify, receiveAnswer, request, serverRequests, type SendingSession } from "./outgoing.js";
+import type { PendingRequests } from "../protocol/pending-requests.js";
+import { RequestRefusedError } from "./errors.js";
 import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
 import { admit } from "./admission.js";
 import { InflightRequests } from "./inflight-requests.js";
@@ -60,7 +63,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
   readonly loads: RevisionLoads = new RevisionLoads(this);
   private readonly requests = new InflightRequests();
   /** Made on the first server-to-client request (most sessions send none; a stateless one lives for one POST). */
-  private outgoingRequests: ServerRequests | undefined;
+  private outgoingRequests: PendingRequests | undefined;
   private idleWaiters: (() => void)[] = [];
   private subscribed: Set<string> | undefined;
   /** The length of the message being received (its share, in a batch), for the request it holds; 0 after. */
@@ -103,14 +106,8 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
   }
 
   /** @internal The server's requests to the client waiting for answers (made on first use). */
-  get serverRequests(): ServerRequests {
-    return (this.outgoingRequests ??= new ServerRequests(
-      this.host.sessionLimits.pendingClientRequests,
-      (id, reason) => {
-        // basic/utilities/cancellation: the sender tells the receiver it stopped waiting.
-        this.notify("notifications/cancelled", { requestId: id, reason });
-      },
-    ));
+  get serverRequests(): PendingRequests {
+    return (this.outgoingRequests ??= serverRequests(this.host.sessionLimits.pendingClientRequests));
   }
 
   /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
@@ -514,7 +511,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
   }
 
   /** @internal The server's requests to the client waiting for answers, if it ever sent one. */
-  get serverRequestsIfAny(): ServerRequests | undefined {
+  get serverRequestsIfAny(): PendingRequests | undefined {
     return this.outgoingRequests;
   }
 
@@ -540,7 +537,7 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
   }
 
   private rejectOutgoing(why: string): void {
-    this.outgoingRequests?.rejectAll(why);
+    this.outgoingRequests?.rejectAll(({ method }) => new RequestRefusedError(`${method}: ${why}`));
   }
 
   /** @internal Tells whoever waits for the session to go idle (inputEnded), once it is. */

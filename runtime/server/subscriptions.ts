@@ -8,9 +8,9 @@ import type { RequestId } from "../messages.js";
 import type { Inflight } from "./context.js";
 import { complete } from "./request-outcome.js";
 import { declared, type Session } from "./session.js";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
-import { META_SUBSCRIPTION_ID } from "./meta.js";
+import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
 import { principalOf } from "./authorization.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */

@@ -24,14 +24,14 @@ import {
   type TaskRequestorSession,
 } from "./task-flavours.js";
 import { paginate, withCursor } from "./pagination.js";
+import { TASKS_EXTENSION } from "../protocol/task-flavours.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./task-store.js";
 import { answerWithTask, fail } from "./request-outcome.js";
 import { RunningTask, type TaskOutcome, type TaskSession } from "./running-task.js";
 
 export type { TaskOutcome, TaskSession };
 
-/** The extension's identifier (tasks.md#extension-identifier). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /** How a tool runs as a task. */
 export interface ToolTaskOptions {
@@ -242,7 +242,12 @@ export class TaskService {
         () => {
           const gone = inflight.done || inflight.cancelled;
           // Ends the request: with CreateTaskResult, or (cancelled, or its session closed) with nothing.
-          answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
+          answerWithTask(
+            session,
+            inflight,
+            flavour.creationResult(state),
+            flavour.createdCheck(inflight.scope.wire.tables),
+          );
           if (gone) this.orphaned(task, "the request ended before its task was created");
         },
         (error: unknown) => {
@@ -282,7 +287,7 @@ export class TaskService {
     const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
     this.track(task);
-    answerWithTask(session, inflight, flavour.created(state), flavour.createdCheck(inflight.scope.wire.tables));
+    answerWithTask(session, inflight, flavour.creationResult(state), flavour.createdCheck(inflight.scope.wire.tables));
   }
 
   /** A task whose request ended before it was announced: its work stops, and its record is finished. */

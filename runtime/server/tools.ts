@@ -5,7 +5,12 @@
 // else ajv, compiled on the first call or by the warm-up), the handler's return
 // value made a CallToolResult, and structuredContent checked against
 // outputSchema.
-import { INTERNAL_ERROR, type CallToolRequestParams, type CallToolResult, type Tool } from "./handler-revision.js";
+import {
+  INTERNAL_ERROR,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type Tool,
+} from "../protocol/handler-revision.js";
 import { ProtocolError, invalidParams } from "./errors.js";
 import {
   AjvWhenServing,
@@ -14,9 +19,9 @@ import {
   schemaProblem,
   type ObjectSchema,
   type SchemaCheck,
-} from "./json-schema.js";
+} from "../protocol/json-schema.js";
 import type { ServerLogger } from "./logging.js";
-import { headerParams, type HeaderParam } from "./header-check.js";
+import { headerParams, type HeaderParam } from "../protocol/headers.js";
 import { InputRequired } from "./input-round.js";
 import type { ToolTaskOptions } from "./tasks.js";
 import { checkedScopes, requireScopes } from "./authorization.js";

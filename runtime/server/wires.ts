@@ -3,10 +3,17 @@
 // them (RevisionInfo.extensions: capabilities have an `extensions` map,
 // basic/index#extensions). A revision without the map never sees an
 // extension's methods: for its clients they do not exist (-32601).
-import { extensions as generatedExtensions, loadExtensionTables } from "../../generated/index.js";
 import type { MessageTables, RevisionInfo } from "../index.js";
 import { withExtensions, type ExtensionTables } from "../extensions.js";
-import { loadedTables, loadedWire, loadTables, loadWire, type TablesOnly, type Wire } from "./revisions.js";
+import {
+  extensionLoaders,
+  loadedTables,
+  loadedWire,
+  loadTables,
+  loadWire,
+  type TablesOnly,
+  type Wire,
+} from "../protocol/revisions.js";
 
 /** Where a session gets the wire of a revision. */
 export interface WireSource {
@@ -42,13 +49,7 @@ export class ServerWires implements WireSource {
    * request on a revision that negotiates extensions.
    */
   add(name: string, settings: Record<string, unknown> = {}): Promise<ServedExtension> {
-    const load = Object.prototype.hasOwnProperty.call(loadExtensionTables, name)
-      ? loadExtensionTables[name]
-      : undefined;
-    if (!load)
-      throw new TypeError(
-        `no generated extension ${JSON.stringify(name)} (generated: ${generatedExtensions.map((e) => e.name).join(", ") || "none"})`,
-      );
+    const load = extensionLoaders([name])[0]!;
     const existing = this.extensions.find((e) => e.tables.name === name);
     if (existing) {
       Object.assign(existing.settings, settings);

@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { McpServer } from "../server/server.js";
 import type { Channel, Session } from "../server/session.js";
-import type { RequestHeaders } from "../server/context.js";
+import type { RequestHeaders } from "../protocol/headers.js";
 import type { ReplyOutcome } from "../server/replies.js";
 import type { Authorization } from "../server/authorization.js";
 import type { ResourceServer } from "./auth.js";

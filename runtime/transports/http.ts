@@ -16,7 +16,7 @@ import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../index.js";
 import type { McpServer } from "../server/server.js";
 import type { Session } from "../server/session.js";
-import { statedVersion } from "../server/meta.js";
+import { statedVersion } from "../protocol/meta.js";
 import {
   BodiesHeld,
   BodyNotUtf8,

@@ -20,7 +20,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
 import type { RevisionInfo } from "../index.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../server/meta.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
 import type { McpServer } from "../server/server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";
 

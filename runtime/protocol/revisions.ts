@@ -1,7 +1,10 @@
-// Which revisions a server speaks, version negotiation, and the wire side of a
-// request: the revision's generated tables and, when it is not the handler
-// revision, the generated shims. All of it is read from generated/.
+// The generated revisions and what loading one gives: its tables and, when it
+// is not the handler revision, the shims that convert to and from it. Loaded
+// once per process, on first need; server and client both speak through it.
+// All of it is read from generated/.
 import {
+  extensions as generatedExtensions,
+  loadExtensionTables,
   loadMessageTables,
   loadShimShapes,
   loadShimStep,
@@ -18,6 +21,7 @@ import {
   type ShimTables,
 } from "../shims.js";
 import { shimRules } from "../shim-rules.js";
+import type { ExtensionTables } from "../extensions.js";
 import { handlerRevision, handlerTables } from "./handler-revision.js";
 
 /** Conversions between the revisions one wire needs (the generated shims of the steps between them). */
@@ -29,57 +33,6 @@ export interface Shims {
 
 /** Every generated revision, oldest first. */
 export const generatedRevisions: readonly RevisionInfo[] = revisions;
-
-/**
- * The revisions one server serves (all generated ones unless the server names
- * some), and how a client's version finds one. Both lifecycles are facts of the
- * revisions (RevisionInfo.lifecycle), never names.
- */
-export class ServedRevisions {
-  /** Served, oldest first. */
-  readonly all: readonly RevisionInfo[];
-  /** The served revisions with the initialize handshake, oldest first. */
-  readonly handshake: readonly RevisionInfo[];
-  /** Every protocol version served, newest first (server/discover, UnsupportedProtocolVersionError). */
-  readonly supportedVersions: readonly string[];
-  private readonly byVersion = new Map<string, RevisionInfo>();
-
-  constructor(names?: readonly string[]) {
-    if (names) {
-      const unknown = names.filter((n) => !revisions.some((r) => r.name === n));
-      if (unknown.length > 0)
-        throw new TypeError(
-          `unknown protocol revision ${unknown.join(", ")} (generated: ${revisions.map((r) => r.name).join(", ")})`,
-        );
-      if (names.length === 0) throw new TypeError("a server must serve at least one protocol revision");
-    }
-    this.all = names ? revisions.filter((r) => names.includes(r.name)) : revisions;
-    this.handshake = this.all.filter((r) => r.lifecycle === "initialize");
-    // A version several revisions state (draft states the latest release's until it is cut) goes to the
-    // released one, the revision named after it; else to the newest.
-    for (const info of this.all) {
-      const current = this.byVersion.get(info.protocolVersion);
-      if (!current || current.name !== current.protocolVersion) this.byVersion.set(info.protocolVersion, info);
-    }
-    this.supportedVersions = [...new Set(this.all.map((r) => r.protocolVersion))].reverse();
-  }
-
-  /** The revision serving a protocol version, whatever its lifecycle. */
-  forVersion(version: string): RevisionInfo | undefined {
-    return this.byVersion.get(version);
-  }
-
-  /**
-   * The handshake revision to answer an initialize request with: the client's
-   * when served, else the newest released one the server has
-   * (basic/lifecycle#version-negotiation); undefined when it serves none.
-   */
-  negotiate(requested: string): RevisionInfo | undefined {
-    const exact = this.forVersion(requested);
-    if (exact?.lifecycle === "initialize") return exact;
-    return this.handshake.filter((r) => r.name === r.protocolVersion).at(-1) ?? this.handshake.at(-1);
-  }
-}
 
 /** What a request needs of its revision. */
 export interface Wire {
@@ -179,4 +132,14 @@ export function loadWire(info: RevisionInfo): Promise<Wire> {
     loading.set(info.name, wire);
   }
   return wire;
+}
+
+/** The loaders of generated extensions' tables (by folder name, e.g. "tasks"); a TypeError names any not generated. */
+export function extensionLoaders(names: readonly string[]): (() => Promise<ExtensionTables>)[] {
+  const unknown = names.filter((name) => !Object.hasOwn(loadExtensionTables, name));
+  if (unknown.length > 0)
+    throw new TypeError(
+      `no generated extension ${unknown.map((n) => JSON.stringify(n)).join(", ")} (generated: ${generatedExtensions.map((e) => e.name).join(", ") || "none"})`,
+    );
+  return names.map((name) => loadExtensionTables[name]!);
 }

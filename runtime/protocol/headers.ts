@@ -7,7 +7,15 @@
 import { isObject } from "../validation.js";
 import { HEADER_MISMATCH } from "./handler-revision.js";
 import { META_PROTOCOL_VERSION, metaOf } from "./meta.js";
-import { headerValue, type RequestHeaders } from "./context.js";
+
+/** Request headers by lower-case name, as node:http gives them (a repeated header may come as a list). */
+export type RequestHeaders = { readonly [name: string]: string | readonly string[] | undefined };
+
+/** A header's one value (a repeated one joined, RFC 9110 §5.3), or undefined when absent. */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return value === undefined || typeof value === "string" ? value : value.join(", ");
+}
 
 /** A tool parameter mirrored into a header (server/tools#x-mcp-header). */
 export interface HeaderParam {
