@@ -4,7 +4,7 @@
 // negotiated. Its methods join the method table, its types the checks (under
 // "<name>:<Type>" so that they never shadow a revision's type of the same
 // name), and the base requests it augments accept its result types too.
-import type { MethodEntry, MethodTable } from "./index.js";
+import type { MethodEntry, MethodTable } from "./revision-facts.js";
 import type { MessageTables } from "./messages.js";
 import type { Check } from "./validation.js";
 

@@ -1,7 +1,7 @@
 // The JSON-RPC envelope: telling requests, notifications, result responses
 // and error responses apart before any method-specific check, and validating a
 // whole message against its revision's generated tables.
-import type { MethodEntry, MethodTable } from "./index.js";
+import type { MethodEntry, MethodTable } from "./revision-facts.js";
 import {
   forgetBase64,
   invalid,

@@ -6,7 +6,7 @@
 // checked against the wire revision (connection.ts) → convert up → multi
 // round-trip input fulfilled and the request retried (modern). What tools/list
 // taught is in tool-catalog.ts; what the client answers the server, answers.ts.
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
 import { answerWithHandlers, clientCapabilities, type ClientHandlers } from "./answers.js";
 import { extendWire } from "./extensions.js";
@@ -14,6 +14,7 @@ import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
 import { ConnectionClosedError, McpError, SessionExpiredError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
+import type { ClientCore, Listener, WireRequestOptions } from "./types.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
 import {
@@ -88,7 +89,6 @@ export interface ClientOptions {
   validateToolOutput?: boolean;
 }
 
-type Listener = (params: Record<string, unknown>) => void;
 /**
  * What a caller passes: 2026-07-28's params without the per-request fields
  * the client fills in (_meta's protocol version, client info and
@@ -97,20 +97,13 @@ type Listener = (params: Record<string, unknown>) => void;
 export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta"> & {
   _meta?: Partial<NonNullable<ParamsOf<M>>["_meta"]>;
 };
-/** @internal How the feature modules (tasks.ts, subscriptions.ts) send a request: see Client.wireRequest. */
-export interface WireRequestOptions extends RequestOptions {
-  /** The result as the wire revision shapes it, not converted (a 2025-11-25 task's creation result has no 2026-07-28 form). */
-  rawResult?: boolean;
-  /** Capabilities this request declares besides the client's (modern: per request, e.g. the tasks extension). */
-  capabilities?: ClientCapabilities;
-}
 /** The result of a request once multi round-trip input is done: never an InputRequiredResult. */
 export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
 
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Client {
+export class Client implements ClientCore {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** What tools/list taught: header parameters and output schemas (tool-catalog.ts). */
   private readonly tools = new ToolCatalog((error) => this.warn(error));

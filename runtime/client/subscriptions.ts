@@ -19,7 +19,7 @@
 import type { SubscriptionFilter } from "../protocol/handler-revision.js";
 import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
 import { isObject } from "../validation.js";
-import type { Client } from "./client.js";
+import type { ClientCore } from "./types.js";
 import { RequestTimeoutError } from "./errors.js";
 
 /** What a subscription delivers, with params in 2026-07-28's shapes. */
@@ -86,10 +86,10 @@ const MAX_OPEN = 100;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-const open = new WeakMap<Client, number>();
+const open = new WeakMap<ClientCore, number>();
 
 export async function subscribe(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions = {},
@@ -123,7 +123,7 @@ export async function subscribe(
 
 /** 2026-07-28: one subscriptions/listen request, its notifications told apart by its id. */
 async function listen(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions,
@@ -241,7 +241,7 @@ function honors(filter: SubscriptionFilter, method: string, params: Record<strin
 }
 
 /** Whether the server's capabilities (in its revision's shape) set this path to true or to an object. */
-function declares(client: Client, path: readonly string[]): boolean {
+function declares(client: ClientCore, path: readonly string[]): boolean {
   let at: unknown = client.serverCapabilities;
   for (const key of path) {
     if (!isObject(at)) return false;
@@ -251,11 +251,11 @@ function declares(client: Client, path: readonly string[]): boolean {
 }
 
 /** resources/subscribe per URI, shared by a client's subscriptions: how many hold it, and whether the server took it. */
-const held = new WeakMap<Client, Map<string, { count: number; ready: Promise<boolean> }>>();
+const held = new WeakMap<ClientCore, Map<string, { count: number; ready: Promise<boolean> }>>();
 
 /** Legacy: resources/subscribe for the URIs, list_changed where the capabilities declare it; filtered on arrival. */
 async function legacy(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions,

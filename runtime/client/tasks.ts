@@ -23,7 +23,7 @@ import type { CallToolResult, ClientCapabilities } from "../protocol/handler-rev
 import { handlerWire } from "../protocol/revisions.js";
 import type { Task, TaskStatus } from "../../generated/ext/tasks/types.js";
 import { isObject, run } from "../validation.js";
-import type { Client } from "./client.js";
+import type { ClientCore } from "./types.js";
 import { completeResult, type RequestOptions } from "./connection.js";
 import { McpError, RequestTimeoutError, ServerMessageError, TaskCancelledError } from "./errors.js";
 import { answerInputs, MAX_INPUT_KEYS } from "./input.js";
@@ -81,7 +81,7 @@ export interface ToolTask {
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 /** The flavour, or a clear error where the revision negotiates the extension but the client was not given it. */
-function requireFlavour(client: Client): Flavour | undefined {
+function requireFlavour(client: ClientCore): Flavour | undefined {
   const flavour = taskFlavourOf(client.wire.tables);
   if (!flavour && client.wire.info.extensions)
     throw new TypeError(
@@ -91,7 +91,7 @@ function requireFlavour(client: Client): Flavour | undefined {
 }
 
 /** Whether the server's capabilities (as it declared them, in its revision's shape) have this path. */
-function declares(client: Client, path: readonly string[]): boolean {
+function declares(client: ClientCore, path: readonly string[]): boolean {
   let at: unknown = client.serverCapabilities;
   for (const key of path) {
     if (!isObject(at) || !isObject(at[key])) return false;
@@ -105,7 +105,7 @@ function declares(client: Client, path: readonly string[]): boolean {
  * says which); true when the capabilities are unknown (a modern server whose
  * era came from the cache: it answers for itself).
  */
-function offers(client: Client, method: string): boolean {
+function offers(client: ClientCore, method: string): boolean {
   const entry = hasOwn(client.wire.tables.methods, method) ? client.wire.tables.methods[method] : undefined;
   if (!entry) return false;
   if (!entry.capability || client.serverCapabilities === undefined) return true;
@@ -115,10 +115,10 @@ function offers(client: Client, method: string): boolean {
 // --- 2025-11-25 #tool-level-negotiation: execution.taskSupport, from tools/list in the wire's shapes ---------
 
 const MAX_TOOLS = 10_000;
-const taskSupport = new WeakMap<Client, Promise<Map<string, string>>>();
-const watching = new WeakSet<Client>();
+const taskSupport = new WeakMap<ClientCore, Promise<Map<string, string>>>();
+const watching = new WeakSet<ClientCore>();
 
-async function toolTaskSupport(client: Client, name: string, options: RequestOptions): Promise<string> {
+async function toolTaskSupport(client: ClientCore, name: string, options: RequestOptions): Promise<string> {
   if (!watching.has(client)) {
     watching.add(client);
     client.on("notifications/tools/list_changed", () => taskSupport.delete(client));
@@ -162,7 +162,7 @@ async function toolTaskSupport(client: Client, name: string, options: RequestOpt
  * plain one and the handle holds its result (taskId undefined).
  */
 export async function callToolAsTask(
-  client: Client,
+  client: ClientCore,
   name: string,
   args: Record<string, unknown> = {},
   options: TaskCallOptions = {},
@@ -185,7 +185,7 @@ export async function callToolAsTask(
 }
 
 /** The handle of a tools/call answer: its task, or the tool's result converted to 2026-07-28's shape. */
-function handleFor(client: Client, flavour: Flavour, label: string, answer: Record<string, unknown>): TaskHandle {
+function handleFor(client: ClientCore, flavour: Flavour, label: string, answer: Record<string, unknown>): TaskHandle {
   const created = flavour.created(answer);
   // Checked on arrival (the wire's tools/call result); only converted.
   if (!created) return new TaskHandle(client, flavour, label, { direct: toolResult(client, answer, false) });
@@ -194,7 +194,7 @@ function handleFor(client: Client, flavour: Flavour, label: string, answer: Reco
 }
 
 async function plainCall(
-  client: Client,
+  client: ClientCore,
   params: Record<string, unknown>,
   options: RequestOptions,
 ): Promise<CallToolResult> {
@@ -207,7 +207,7 @@ async function plainCall(
  * is polled to its end as well (tasks.md#backwards-compatibility).
  */
 export async function callTool(
-  client: Client,
+  client: ClientCore,
   name: string,
   args: Record<string, unknown> = {},
   options: ToolCallOptions = {},
@@ -236,14 +236,14 @@ export async function callTool(
 }
 
 /** A handle for a task known by its id (tasks.md#task-polling: "persist task IDs ... so that polling can resume"). */
-export function taskHandle(client: Client, taskId: string): ToolTask {
+export function taskHandle(client: ClientCore, taskId: string): ToolTask {
   const flavour = requireFlavour(client);
   if (!flavour) throw new TypeError(`revision ${client.revision.name} has no tasks`);
   return new TaskHandle(client, flavour, `task ${taskId}`, { taskId });
 }
 
 /** tasks/list, all pages (2025-11-25 #listing-tasks). */
-export async function listTasks(client: Client, options: RequestOptions = {}): Promise<TaskInfo[]> {
+export async function listTasks(client: ClientCore, options: RequestOptions = {}): Promise<TaskInfo[]> {
   const flavour = requireFlavour(client);
   if (!flavour || !hasOwn(client.wire.tables.methods, "tasks/list"))
     throw new TypeError(
@@ -295,7 +295,7 @@ class TaskHandle implements ToolTask {
   private readonly answered = new Set<string>();
 
   constructor(
-    private readonly client: Client,
+    private readonly client: ClientCore,
     private readonly flavour: Flavour | undefined,
     private readonly label: string,
     from: { direct: CallToolResult } | { state: Detailed } | { taskId: string },
@@ -468,7 +468,7 @@ class TaskHandle implements ToolTask {
 }
 
 /** A Task (or DetailedTask) of either flavour under the extension's field names; a task id that is not ours is refused. */
-function normalize(raw: Record<string, unknown>, flavour: Flavour, client: Client, expected?: string): Detailed {
+function normalize(raw: Record<string, unknown>, flavour: Flavour, client: ClientCore, expected?: string): Detailed {
   if (expected !== undefined && raw["taskId"] !== expected)
     throw new ServerMessageError(
       `${client.wire.info.name} server answered about task ${JSON.stringify(raw["taskId"])} when asked about ${expected}`,
@@ -500,7 +500,7 @@ function publicInfo(task: Detailed): TaskInfo {
  * or a direct answer), checked against the wire's own tools/call result type
  * (the tasks' envelopes leave it open) and converted to 2026-07-28's.
  */
-function toolResult(client: Client, result: Record<string, unknown>, check = true): CallToolResult {
+function toolResult(client: ClientCore, result: Record<string, unknown>, check = true): CallToolResult {
   const wire = client.wire;
   const type = hasOwn(wire.tables.methods, "tools/call") ? wire.tables.methods["tools/call"]!.result : null;
   const typeCheck = check && type && hasOwn(wire.tables.checks, type) ? wire.tables.checks[type] : undefined;

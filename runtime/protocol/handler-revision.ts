@@ -8,7 +8,7 @@
 // need no conversion; the handshake revisions are converted by the shims, whose
 // shortcut keeps a typical call at one generated check per direction
 // (ARCHITECTURE.md, "Why the handler revision is 2026-07-28").
-import type { MessageTables } from "../index.js";
+import type { MessageTables } from "../messages.js";
 import { messageTables } from "../../generated/2026-07-28/tables.js";
 
 /** The handler revision's generated tables, looked up by name at run time. */

@@ -11,7 +11,8 @@ import {
   revisions,
   type RevisionName,
 } from "../../generated/index.js";
-import type { MessageTables, RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
+import type { MessageTables } from "../messages.js";
 import {
   convertMessage,
   convertParams,

@@ -14,11 +14,11 @@ import { errorJson, invalidMessage } from "./replies.js";
 import { checkHeaders } from "../protocol/headers.js";
 import { convert } from "./encode.js";
 import { declared } from "./capabilities.js";
-import { handshakeMeta, type SessionScope } from "./handshake.js";
+import { handshakeMeta, type SessionScope } from "./lifecycle.js";
 import { principalOf } from "./authorization.js";
 import { openRound, takesInput } from "./input-requests.js";
 import { InputRound } from "./input-round.js";
-import type { CoreMethod, MethodHandler, SessionHost } from "./session-host.js";
+import type { CoreMethod, MethodHandler, SessionHost } from "./context.js";
 
 /** A request that passed: what runs it (a core method in the wire's shapes, or a handler in the handler revision's). */
 export interface Admitted {

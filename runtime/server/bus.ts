@@ -5,7 +5,7 @@
 // a task's cancellation and input reach the process where its work runs. The
 // runtime defines the contract; mcpgen/redis implements it on Redis pub/sub.
 // One process alone needs no bus.
-import type { Feature } from "./definitions.js";
+import type { Feature } from "./types.js";
 
 export type BusMessage =
   /** notifications/<feature>/list_changed (server/tools#list-changed-notification, ...). */

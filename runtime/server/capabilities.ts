@@ -2,7 +2,8 @@
 // declares one (a request's need, checked), and a server's capabilities in a
 // revision's shape, derived from the methods it offers.
 import { isObject, run } from "../validation.js";
-import type { CapabilityRequirement, MessageTables } from "../index.js";
+import type { CapabilityRequirement } from "../revision-facts.js";
+import type { MessageTables } from "../messages.js";
 import type { ExtensionTables } from "../extensions.js";
 
 /** Whether a capabilities object declares the capability at `path` (a present, non-false value). */

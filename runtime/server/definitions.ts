@@ -18,8 +18,9 @@ import type {
 } from "../protocol/handler-revision.js";
 import type { FromSchema, ObjectSchema } from "../protocol/json-schema.js";
 import type { ServerLogger } from "./logging.js";
-import type { RequestContext, Session } from "./session.js";
-import type { SessionLimits } from "./session-host.js";
+import type { RequestContext } from "./context.js";
+import type { Session } from "./session.js";
+import type { SessionLimits } from "./types.js";
 import type { UriVariables } from "./uri-template.js";
 import type { RequestStateOptions } from "./request-state.js";
 import type { ListenLimits } from "./subscriptions.js";
@@ -211,4 +212,4 @@ export type PromptHandler<A extends readonly PromptArgument[]> = (
   context: RequestContext,
 ) => PromptReturn | Promise<PromptReturn>;
 
-export type Feature = "tools" | "resources" | "prompts";
+export type { Feature } from "./types.js";

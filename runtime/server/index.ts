@@ -5,7 +5,7 @@
 export { McpServer } from "./server.js";
 export type * from "./definitions.js";
 export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session.js";
-export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session-host.js";
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
 export { InputRequired, type InputRequestSpec } from "./input-round.js";
 export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
 export type { RequestStateOptions } from "./request-state.js";

@@ -5,7 +5,7 @@
 // server-wide log; and the same changes to and from the other processes of one
 // server through ServerOptions.bus (each delivered here, never published again).
 import { isBusMessage, type BusMessage, type ServerBus } from "./bus.js";
-import type { Feature } from "./definitions.js";
+import type { Feature } from "./types.js";
 import type { LoggingLevel } from "../protocol/handler-revision.js";
 import type { ServerLogger } from "./logging.js";
 import type { Session } from "./session.js";

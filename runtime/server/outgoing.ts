@@ -16,22 +16,7 @@ import type { Wire } from "../protocol/revisions.js";
 import type { Channel, Inflight, RequestOptions, Scope } from "./context.js";
 import { declared } from "./capabilities.js";
 import { idJson, JSONRPC } from "./replies.js";
-import type { SessionHost } from "./session-host.js";
-
-/** What sending on its own needs of a session (Session implements it). */
-export interface SendingSession {
-  readonly host: SessionHost;
-  readonly isClosed: boolean;
-  readonly isInitialized: boolean;
-  /** The handshake session's scope: undefined before initialize, and on a connection without a handshake. */
-  readonly handshakeScope: Scope | undefined;
-  /** Where messages go when the caller names no channel. */
-  readonly defaultChannel: Channel;
-  /** The session's requests to the client waiting for answers (made on first use). */
-  readonly serverRequests: PendingRequests;
-  /** The same, undefined when none was ever sent. */
-  readonly serverRequestsIfAny: PendingRequests | undefined;
-}
+import type { ServerSession } from "./context.js";
 
 /** Params the server sends (handler revision's shape) in the wire revision's shape. */
 export function paramsToWire(logger: ServerLogger, wire: Wire, method: string, params: unknown): unknown {
@@ -48,7 +33,7 @@ export function paramsToWire(logger: ServerLogger, wire: Wire, method: string, p
  * not be sent before.
  */
 export function notify(
-  session: SendingSession,
+  session: ServerSession,
   method: string,
   params: unknown,
   channel: Channel | undefined,
@@ -80,7 +65,7 @@ export function notify(
 
 /** Sends a server-to-client request in the handshake session; resolves with the client's result (handler revision's shape). */
 export function request(
-  session: SendingSession,
+  session: ServerSession,
   method: string,
   params: unknown,
   options: RequestOptions,
@@ -114,7 +99,7 @@ export function request(
 
 /** Why the server may not send `method` at `scope` now, or undefined when it may. */
 function refusalOf(
-  session: SendingSession,
+  session: ServerSession,
   method: string,
   kind: "request" | "notification",
   scope: Scope,
@@ -138,7 +123,7 @@ function refusalOf(
 
 /** Sends a progress notification for a request that carries a progress token. */
 export function progress(
-  session: SendingSession,
+  session: ServerSession,
   inflight: Inflight,
   value: number,
   total: number | undefined,
@@ -164,7 +149,7 @@ export function progress(
  * a per-request request named in `_meta` (none named: nothing is sent).
  */
 export function log(
-  session: SendingSession,
+  session: ServerSession,
   level: LoggingLevel,
   data: unknown,
   logger: string | undefined,
@@ -185,7 +170,7 @@ export function log(
 
 /** A response from the client: the answer to one of the server's requests, checked and converted up. */
 export function receiveAnswer(
-  session: SendingSession,
+  session: ServerSession,
   message: Record<string, unknown>,
   classification: Classification,
 ): void {

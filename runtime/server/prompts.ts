@@ -8,7 +8,7 @@ import type { Completer, PromptDefinition, PromptHandler, Returned } from "./def
 import { invalidParams } from "./errors.js";
 import type { GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument } from "../protocol/handler-revision.js";
 import type { InputRequired } from "./input-round.js";
-import type { RequestContext } from "./session.js";
+import type { RequestContext } from "./context.js";
 import type { DefinitionCheck } from "./tools.js";
 
 interface RegisteredPrompt {

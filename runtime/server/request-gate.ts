@@ -5,9 +5,9 @@
 import type { RequestId } from "../messages.js";
 import { INTERNAL_ERROR, INVALID_REQUEST } from "../protocol/handler-revision.js";
 import type { Channel } from "./context.js";
-import type { Lifecycle } from "./handshake.js";
+import type { Lifecycle } from "./lifecycle.js";
 import type { InflightRequests } from "./inflight-requests.js";
-import type { SessionLimits } from "./session-host.js";
+import type { SessionLimits } from "./types.js";
 
 /** Why a request is refused on arrival: its error, and whether the message itself is malformed (HTTP 400). */
 export interface Refusal {

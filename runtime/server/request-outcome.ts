@@ -4,22 +4,22 @@
 // InputRequiredResult on a per-request revision; server-to-client requests,
 // then the handler again, on a handshake one), or a task (tasks.ts). Session
 // (session.ts) receives, dispatches and invokes; these functions take it as
-// the SessionCore they need.
+// the ServerSession they need.
 import { isObject, type Check } from "../validation.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { InsufficientScopeError, principalOf } from "./authorization.js";
 import { ProtocolError, RequestRefusedError, ResourceNotFoundError } from "./errors.js";
-import type { Inflight } from "./context.js";
 import { errorJson, resultJson } from "./replies.js";
 import { encodeError, encodeResult, encodeWireResult, resultProblem } from "./encode.js";
 import { InputRequired, InputRound, type InputRequestSpec } from "./input-round.js";
 import { inputRequiredResult, nextRound, requireClientCapability } from "./input-requests.js";
 import { paramsToWire } from "./outgoing.js";
-import type { MethodHandler, SessionCore } from "./session-host.js";
+import type { Inflight, MethodHandler, ServerSession } from "./context.js";
+import type { RequestOptions } from "./types.js";
 
 /** A handler's return value (awaited): the request's result, a round of input, or a task's end. */
 export function succeed(
-  session: SessionCore,
+  session: ServerSession,
   inflight: Inflight,
   result: unknown,
   handler: MethodHandler,
@@ -70,12 +70,12 @@ export function succeed(
 }
 
 /** Ends a long-lived request with a result in the wire revision's shapes (subscriptions/listen's graceful end). */
-export function complete(session: SessionCore, inflight: Inflight, result: unknown): void {
+export function complete(session: ServerSession, inflight: Inflight, result: unknown): void {
   if (!session.finish(inflight)) return;
   replyEncoded(session, inflight, encodeWireResult(inflight.method, inflight.scope.wire, result));
 }
 
-function replyEncoded(session: SessionCore, inflight: Inflight, encoded: { json: string } | { error: string }): void {
+function replyEncoded(session: ServerSession, inflight: Inflight, encoded: { json: string } | { error: string }): void {
   if ("error" in encoded) {
     session.host.logger("error", encoded.error);
     inflight.reply(errorJson(inflight.id, INTERNAL_ERROR, encoded.error), { code: INTERNAL_ERROR });
@@ -85,7 +85,7 @@ function replyEncoded(session: SessionCore, inflight: Inflight, encoded: { json:
 }
 
 /** A handler's failure: a ProtocolError as its code says (in the wire revision's codes), anything else -32603. */
-export function fail(session: SessionCore, inflight: Inflight, error: unknown): void {
+export function fail(session: ServerSession, inflight: Inflight, error: unknown): void {
   if (inflight.task) {
     const { code, message, data } = errorObject(session, inflight, error);
     inflight.task.settle({ error: data === undefined ? { code, message } : { code, message, data } });
@@ -103,7 +103,7 @@ export function fail(session: SessionCore, inflight: Inflight, error: unknown): 
 
 /** The JSON-RPC error a handler's failure is answered with, in the wire revision's codes. */
 function errorObject(
-  session: SessionCore,
+  session: ServerSession,
   inflight: Inflight,
   error: unknown,
 ): { code: number; message: string; data?: unknown } {
@@ -128,7 +128,7 @@ function errorObject(
 
 /** Answers a request that turned into a task with the task's creation result. */
 export function answerWithTask(
-  session: SessionCore,
+  session: ServerSession,
   inflight: Inflight,
   result: Record<string, unknown>,
   check: Check | undefined,
@@ -144,7 +144,7 @@ export function answerWithTask(
 }
 
 /** A task's handler ended: its result, as the request would have answered it, goes to the task. */
-function settleTask(session: SessionCore, inflight: Inflight, result: unknown, handler: MethodHandler): void {
+function settleTask(session: ServerSession, inflight: Inflight, result: unknown, handler: MethodHandler): void {
   const task = inflight.task!;
   if (result instanceof InputRequired) {
     // The explicit style inside a task: the task asks, and the handler runs again with the answers.
@@ -169,8 +169,35 @@ function settleTask(session: SessionCore, inflight: Inflight, result: unknown, h
 
 // --- multi round-trip input ---------------------------------------------------
 
+const NEVER = new Promise<never>(() => {});
+
+/**
+ * Input from the client for a request (RequestContext.request): its task's, once
+ * it became one; on a per-request revision an input request of the request's
+ * InputRequiredResult (input-round.ts has the re-entry rules); else a
+ * server-to-client request tied to the request.
+ */
+export function askClient(
+  session: ServerSession,
+  inflight: Inflight,
+  method: string,
+  params: unknown,
+  options: RequestOptions,
+): Promise<unknown> {
+  if (inflight.task) return inflight.task.ask(method, params);
+  if (asksByInputRequest(inflight, method)) {
+    try {
+      const answered = askInput(session, inflight, method, params);
+      return answered ? Promise.resolve(answered.value) : NEVER;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return session.request(method, params, { signal: inflight.signal, channel: inflight.channel, ...options });
+}
+
 /** Whether the context's input request travels in an InputRequiredResult. */
-export function asksByInputRequest(inflight: Inflight, method: string): boolean {
+function asksByInputRequest(inflight: Inflight, method: string): boolean {
   const { wire, perRequest } = inflight.scope;
   if (!perRequest) return false;
   const entry = Object.prototype.hasOwnProperty.call(wire.tables.methods, method)
@@ -180,8 +207,8 @@ export function asksByInputRequest(inflight: Inflight, method: string): boolean 
 }
 
 /** The answer to an awaited input request, or undefined once it is asked for. */
-export function askInput(
-  session: SessionCore,
+function askInput(
+  session: ServerSession,
   inflight: Inflight,
   method: string,
   params: unknown,
@@ -200,13 +227,13 @@ export function askInput(
 }
 
 /** A per-request round's first missing input: the round ends once the handler's run has asked for all it will. */
-function inputMissing(session: SessionCore, inflight: Inflight, round: InputRound): void {
+function inputMissing(session: ServerSession, inflight: Inflight, round: InputRound): void {
   setImmediate(() => sendInputRequired(session, inflight, round.missing, round.state));
 }
 
 /** Ends a round: InputRequiredResult with the requests asked for and a signed requestState. */
 function sendInputRequired(
-  session: SessionCore,
+  session: ServerSession,
   inflight: Inflight,
   asked: readonly { key: string; request: InputRequestSpec }[],
   state: unknown,
@@ -241,7 +268,7 @@ function sendInputRequired(
  * The explicit style on a handshake revision: the runtime sends the input
  * requests to the client itself and runs the handler again with the answers.
  */
-function fulfil(session: SessionCore, inflight: Inflight, asked: InputRequired, handler: MethodHandler): void {
+function fulfil(session: ServerSession, inflight: Inflight, asked: InputRequired, handler: MethodHandler): void {
   const previous = inflight.round;
   const rounds = (previous?.round ?? 0) + 1;
   const { maxRounds } = session.host.requestState;

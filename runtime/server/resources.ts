@@ -24,7 +24,7 @@ import type {
   ResourceTemplate,
 } from "../protocol/handler-revision.js";
 import { InputRequired } from "./input-round.js";
-import type { RequestContext } from "./session.js";
+import type { RequestContext } from "./context.js";
 import type { DefinitionCheck } from "./tools.js";
 import { UriTemplate } from "./uri-template.js";
 

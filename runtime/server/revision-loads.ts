@@ -3,14 +3,14 @@
 // loading, the session's incoming messages wait here, in order and bounded
 // (SessionLimits.queuedMessages), and are received again once it has loaded,
 // so that no message overtakes the one that needed the load.
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
 import type { Classification, RequestId } from "../messages.js";
 import { INTERNAL_ERROR } from "../protocol/handler-revision.js";
 import type { Channel, Inflight } from "./context.js";
-import type { Lifecycle } from "./handshake.js";
+import type { Lifecycle } from "./lifecycle.js";
 import { errorJson } from "./replies.js";
 import type { TablesOnly, Wire } from "../protocol/revisions.js";
-import type { SessionHost } from "./session-host.js";
+import type { SessionHost } from "./context.js";
 
 /** What the waits need of their session (Session implements it). */
 export interface LoadingSession {

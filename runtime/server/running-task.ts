@@ -1,31 +1,27 @@
 // One task whose handler runs in this process (tasks.ts has the service that
 // makes and finds them): its input waits, its ttl, its writes to the store in
 // order, and its abort. What a client observes is the store's; this is the work.
-import type { MessageTables } from "../index.js";
-import type { Inflight } from "./context.js";
+import type { MessageTables } from "../messages.js";
 import { requireClientCapability } from "./input-requests.js";
-import type { SessionCore } from "./session-host.js";
-import type { TaskFlavour, TaskRequestorSession } from "./task-flavours.js";
+import type { Inflight, ServerSession } from "./context.js";
+import type { RequestTask, TaskOutcome } from "./types.js";
+import type { TaskFlavour } from "./task-flavours.js";
 import type { TaskChange, TaskState, TaskStatus } from "./task-store.js";
-import type { TaskService } from "./tasks.js";
+import type { ServerLogger } from "./logging.js";
+import type { TaskStore } from "./task-store.js";
 
-/**
- * What the task service needs from a session (Session implements it): ending
- * the request with the task's creation result (request-outcome.ts), and a
- * server-to-client request outside any request's channel (2025-11-25 task input).
- */
-export interface TaskSession extends SessionCore, TaskRequestorSession {
-  /** A notification to the client outside any request's channel. */
-  notify(method: string, params?: unknown): boolean;
+/** What a running task needs of the service that keeps it (TaskService implements it). */
+export interface TaskKeeper {
+  readonly logger: ServerLogger;
+  readonly store: TaskStore;
+  /** Where status changes of subscribable tasks go. */
+  readonly subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
+  /** The task ended: it no longer counts against its owner. */
+  ended(task: RunningTask): void;
 }
 
-/** The outcome of a request that became a task, as the wire would have carried it. */
-export type TaskOutcome =
-  | { readonly result: string; readonly isError: boolean }
-  | { readonly error: { code: number; message: string; data?: unknown } };
-
 /** @internal One task whose handler runs in this process. */
-export class RunningTask {
+export class RunningTask implements RequestTask {
   private keys = 0;
   private readonly waiting = new Map<
     string,
@@ -39,13 +35,13 @@ export class RunningTask {
   private expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly service: TaskService,
+    private readonly service: TaskKeeper,
     readonly taskId: string,
     /** Who the task belongs to (TaskState.owner): what its per-requestor count is kept under. */
     readonly owner: string,
     readonly inflight: Inflight,
     readonly flavour: TaskFlavour,
-    private readonly session: TaskSession,
+    private readonly session: ServerSession,
     ttlMs: number | null,
   ) {
     // Past its ttl the task may be deleted (tasks#ttl-and-resource-management); its work stops

@@ -3,7 +3,7 @@
 // (basic/lifecycle#version-negotiation); for a per-request revision, the
 // version its `_meta` names.
 import { revisions } from "../../generated/index.js";
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
 
 /**
  * The revisions one server serves (all generated ones unless the server names

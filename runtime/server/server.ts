@@ -5,7 +5,7 @@
 // changes is notices.ts's. The protocol itself (lifecycle, validation,
 // capability checks, conversion to the client's revision) is Session's.
 import { run } from "../validation.js";
-import type { MessageTables } from "../index.js";
+import type { MessageTables } from "../messages.js";
 import { invalidParams } from "./errors.js";
 import {
   handlerTables,
@@ -22,14 +22,10 @@ import {
 import type { ObjectSchema } from "../protocol/json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./pagination.js";
-import { Session, type RequestContext } from "./session.js";
-import {
-  DEFAULT_SESSION_LIMITS,
-  type CoreMethod,
-  type MethodHandler,
-  type SessionHost,
-  type SessionLimits,
-} from "./session-host.js";
+import { Session } from "./session.js";
+import type { RequestContext } from "./context.js";
+import type { CoreMethod, MethodHandler, ServerSession, SessionHost } from "./context.js";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
 import type { Wire } from "../protocol/revisions.js";
 import { ServedRevisions } from "./served-revisions.js";
 import { ServerWires } from "./wires.js";
@@ -522,12 +518,13 @@ export class McpServer implements SessionHost {
     "completion/complete": (params: CompleteRequestParams) => this.complete(params),
   };
 
-  readonly notificationHandlers: { readonly [method: string]: (params: any, session: Session) => void } = {
-    "notifications/cancelled": (params: { requestId?: string | number; reason?: string }, session: Session) => {
+  readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void } = {
+    "notifications/cancelled": (params: { requestId?: string | number; reason?: string }, session) => {
       if (params.requestId !== undefined) session.cancelRequest(params.requestId, params.reason);
     },
-    "notifications/roots/list_changed": (_params: unknown, session: Session) => {
-      this.options.onRootsListChanged?.(session);
+    // Every session a host serves is one of its Session objects (connect() made it).
+    "notifications/roots/list_changed": (_params: unknown, session) => {
+      this.options.onRootsListChanged?.(session as Session);
     },
   };
 

@@ -31,21 +31,16 @@ import { headerValue } from "../protocol/headers.js";
 import { errorJson } from "./replies.js";
 import { eraOf, statesPerRequest } from "./era.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, metaOf } from "../protocol/meta.js";
-import {
-  assumeInitialized as assumeHandshake,
-  Lifecycle,
-  receiveInitialize,
-  sessionScope,
-  type HandshakeSession,
-} from "./handshake.js";
-import { log, notify, receiveAnswer, request, serverRequests, type SendingSession } from "./outgoing.js";
+import { assumeInitialized as assumeHandshake, receiveInitialize, type HandshakeSession } from "./handshake.js";
+import { Lifecycle, sessionScope } from "./lifecycle.js";
+import { log, notify, progress, receiveAnswer, request, serverRequests } from "./outgoing.js";
 import type { PendingRequests } from "../protocol/pending-requests.js";
 import { RequestRefusedError } from "./errors.js";
-import type { MethodHandler, SessionCore, SessionHost } from "./session-host.js";
+import type { MethodHandler, ServerSession, SessionHost } from "./context.js";
 import { admit } from "./admission.js";
 import { InflightRequests } from "./inflight-requests.js";
 import { RevisionLoads, type LoadingSession } from "./revision-loads.js";
-import { fail, succeed } from "./request-outcome.js";
+import { askClient, fail, succeed } from "./request-outcome.js";
 import { refusal } from "./request-gate.js";
 import { receiveBatch } from "./batch.js";
 
@@ -56,7 +51,7 @@ export { declared } from "./capabilities.js";
 export { REMEMBERED_IDS } from "./inflight-requests.js";
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Session implements SessionCore, SendingSession, HandshakeSession, LoadingSession {
+export class Session implements ServerSession, HandshakeSession, LoadingSession {
   /** @internal Where the connection is in the handshake, and what it negotiated (handshake.ts). */
   readonly lifecycle = new Lifecycle();
   /** @internal While a revision loads, incoming messages wait there, in order (revision-loads.ts). */
@@ -489,6 +484,16 @@ export class Session implements SessionCore, SendingSession, HandshakeSession, L
    */
   notify(method: string, params?: unknown, channel?: Channel, scope?: Scope): boolean {
     return notify(this, method, params, channel, scope);
+  }
+
+  /** @internal A progress notification for a request that carries a progress token (outgoing.ts). */
+  progress(inflight: Inflight, value: number, total: number | undefined, message: string | undefined): void {
+    progress(this, inflight, value, total, message);
+  }
+
+  /** @internal Input for a request from the client (request-outcome.ts). */
+  askClient(inflight: Inflight, method: string, params: unknown, options: RequestOptions): Promise<unknown> {
+    return askClient(this, inflight, method, params, options);
   }
 
   /** Sends a server-to-client request in the handshake session and resolves with the client's result (handler revision's shape). */

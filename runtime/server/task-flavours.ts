@@ -8,7 +8,8 @@ import type { MessageTables } from "../messages.js";
 import { CORE_TASKS, RELATED_TASK, taskFlavourOf, type TaskFlavour as TaskFacts } from "../protocol/task-flavours.js";
 import { principalOf, type Authorization } from "./authorization.js";
 import { declared } from "./capabilities.js";
-import type { Scope } from "./context.js";
+import type { ServerSession } from "./context.js";
+import type { Scope } from "./types.js";
 import { invalidParams } from "./errors.js";
 import type { Wire } from "../protocol/revisions.js";
 import type { TaskState, TaskStatus } from "./task-store.js";
@@ -24,7 +25,7 @@ export interface TaskFlavour extends TaskFacts {
    * Who may see the task: the visibility key its requests must present, from
    * the request's scope, session and verified authorization (undefined without auth).
    */
-  owner(scope: Scope, session: TaskRequestorSession, authorization: Authorization | undefined): string;
+  owner(scope: Scope, session: ServerSession, authorization: Authorization | undefined): string;
   /** The request's answer when it becomes a task. */
   creationResult(state: TaskState): Record<string, unknown>;
   /** The check that answer must pass on the wire. */
@@ -89,13 +90,6 @@ function newExtensionFlavour(facts: TaskFacts): TaskFlavour {
     cancelledAlready: () => ({}),
     tagRequest: (params) => params,
   };
-}
-
-/** What a task's owner is read from, of the session a request came on (Session implements it). */
-export interface TaskRequestorSession {
-  readonly sessionId: string;
-  /** The session was assumed for one stateless POST (no handshake, no session id): it ends with it. */
-  readonly isStateless: boolean;
 }
 
 /** What a 2025-11-25 task made on a stateless POST belongs to, before its principal. */

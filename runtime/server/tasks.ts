@@ -13,23 +13,16 @@
 import { isObject } from "../validation.js";
 import type { BusMessage } from "./bus.js";
 import { declared } from "./capabilities.js";
-import type { Inflight, RequestContext, Scope } from "./context.js";
+import type { Inflight, RequestContext, ServerSession } from "./context.js";
+import type { Scope, TaskOutcome } from "./types.js";
 import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import type { ServerLogger } from "./logging.js";
-import {
-  flavourOf,
-  RELATED_TASK,
-  UNIDENTIFIED_OWNER,
-  type TaskFlavour,
-  type TaskRequestorSession,
-} from "./task-flavours.js";
+import { flavourOf, RELATED_TASK, UNIDENTIFIED_OWNER, type TaskFlavour } from "./task-flavours.js";
 import { paginate, withCursor } from "./pagination.js";
 import { TASKS_EXTENSION } from "../protocol/task-flavours.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./task-store.js";
 import { answerWithTask, fail } from "./request-outcome.js";
-import { RunningTask, type TaskOutcome, type TaskSession } from "./running-task.js";
-
-export type { TaskOutcome, TaskSession };
+import { RunningTask, type TaskKeeper } from "./running-task.js";
 
 export { TASKS_EXTENSION };
 
@@ -79,10 +72,10 @@ export interface TasksOptions {
 /** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
 export interface Requester {
   readonly inflight: Inflight;
-  readonly session: TaskRequestorSession;
+  readonly session: ServerSession;
 }
 
-export class TaskService {
+export class TaskService implements TaskKeeper {
   readonly store: TaskStore;
   private readonly ttlMs: number | null;
   private readonly maxTtlMs: number | null;
@@ -196,7 +189,7 @@ export class TaskService {
     mustBeTask: boolean,
     ttlMs: number | null,
     pollIntervalMs: number,
-  ): (inflight: Inflight, session: TaskSession) => void {
+  ): (inflight: Inflight, session: ServerSession) => void {
     return (inflight, session) => {
       // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
       if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
@@ -232,7 +225,7 @@ export class TaskService {
    * before the store has the task; the client is answered once it has
    * (tasks.md#task-creation: not before a tasks/get would find it).
    */
-  private start(inflight: Inflight, flavour: TaskFlavour, session: TaskSession, state: TaskState): void {
+  private start(inflight: Inflight, flavour: TaskFlavour, session: ServerSession, state: TaskState): void {
     const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
     this.track(task);
@@ -267,7 +260,7 @@ export class TaskService {
   private async create(
     inflight: Inflight,
     flavour: TaskFlavour,
-    session: TaskSession,
+    session: ServerSession,
     state: TaskState,
   ): Promise<void> {
     try {
@@ -367,7 +360,7 @@ export class TaskService {
   }
 
   /** Answers a request that cannot become a task with `error`, and stops its handler (whose outcome then goes nowhere). */
-  private refuse(session: TaskSession, inflight: Inflight, error: ProtocolError): void {
+  private refuse(session: ServerSession, inflight: Inflight, error: ProtocolError): void {
     fail(session, inflight, error);
     inflight.cancel(error.message);
   }
@@ -527,9 +520,9 @@ export class TaskService {
  */
 function turnLater(
   ms: number,
-  turn: (inflight: Inflight, session: TaskSession) => void,
+  turn: (inflight: Inflight, session: ServerSession) => void,
   inflight: Inflight,
-  session: TaskSession,
+  session: ServerSession,
 ): void {
   const request = new WeakRef(inflight);
   const requester = new WeakRef(session);

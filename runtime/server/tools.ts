@@ -25,7 +25,7 @@ import { headerParams, type HeaderParam } from "../protocol/headers.js";
 import { InputRequired } from "./input-round.js";
 import type { ToolTaskOptions } from "./tasks.js";
 import { checkedScopes, requireScopes } from "./authorization.js";
-import type { RequestContext } from "./session.js";
+import type { RequestContext } from "./context.js";
 import type { Returned, ToolDefinition, ToolHandler, ToolReturn } from "./definitions.js";
 
 export interface RegisteredTool {

@@ -3,7 +3,8 @@
 // them (RevisionInfo.extensions: capabilities have an `extensions` map,
 // basic/index#extensions). A revision without the map never sees an
 // extension's methods: for its clients they do not exist (-32601).
-import type { MessageTables, RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
+import type { MessageTables } from "../messages.js";
 import { withExtensions, type ExtensionTables } from "../extensions.js";
 import {
   extensionLoaders,

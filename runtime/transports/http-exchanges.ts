@@ -10,7 +10,13 @@ import type { ReplyOutcome } from "../server/replies.js";
 import type { Authorization } from "../server/authorization.js";
 import type { ResourceServer } from "./auth.js";
 import { ResponseStream, SseStream, type EventStore } from "./sse.js";
-import type { ResponseMode } from "./http.js";
+
+/**
+ * How a POST carrying a request is answered. "auto": one JSON response,
+ * unless the handler sends something first (progress, a log message, a
+ * request to the client) or asks to close the stream; then an SSE stream.
+ */
+export type ResponseMode = "auto" | "json" | "sse";
 
 /** A request's verified authorization and the resource server that checked it (for 403 challenges). */
 export interface RequestAuth {

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
 import type { McpServer } from "../server/server.js";
 import type { Session } from "../server/session.js";
 import { statedVersion } from "../protocol/meta.js";
@@ -41,14 +41,10 @@ import {
   PostExchange,
   noHeaders,
   type RequestAuth,
+  type ResponseMode,
 } from "./http-exchanges.js";
 
-/**
- * How a POST carrying a request is answered. "auto": one JSON response,
- * unless the handler sends something first (progress, a log message, a
- * request to the client) or asks to close the stream; then an SSE stream.
- */
-export type ResponseMode = "auto" | "json" | "sse";
+export type { ResponseMode } from "./http-exchanges.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Default 127.0.0.1: only this machine can connect (basic/transports#security-warning). */

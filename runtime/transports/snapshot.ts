@@ -19,7 +19,7 @@
 // (handshake revisions) and tools/list only.
 import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../revision-facts.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
 import type { McpServer } from "../server/server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";
