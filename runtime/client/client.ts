@@ -27,7 +27,7 @@ import {
   type ToolCallOptions,
   type ToolTask,
 } from "./tasks.js";
-import { generatedRevisions, handlerWire, loadWire, type Wire } from "../protocol/revisions.js";
+import { generatedRevisions, loadedHandlerRevision, loadRevision, type LoadedRevision } from "../protocol/revisions.js";
 import { mirroredHeaders } from "../protocol/headers.js";
 import {
   META_CLIENT_CAPABILITIES,
@@ -139,7 +139,7 @@ export class Client implements ClientCore {
       { timeoutMs: options.timeoutMs ?? 60_000, maxPending: options.maxPending ?? 1000 },
     );
     client = new Client(connection, options);
-    connection.wire = handlerWire;
+    connection.wire = loadedHandlerRevision;
     await connection.start();
     try {
       client.verdict = await detectEra(connection, {
@@ -179,7 +179,7 @@ export class Client implements ClientCore {
 
   /** The wire revision's tables and shims, loaded; the handshake for a legacy server. */
   private async begin(): Promise<void> {
-    const wire = await extendWire(await loadWire(this.verdict.revision), this.options.extensions);
+    const wire = await extendWire(await loadRevision(this.verdict.revision), this.options.extensions);
     this.connection.wire = wire;
     this.connection.context = { era: this.verdict.era, protocolVersion: this.verdict.revision.protocolVersion };
     if (this.verdict.era === "legacy") await this.handshake();
@@ -224,7 +224,7 @@ export class Client implements ClientCore {
     if (revision.name !== this.verdict.revision.name) {
       this.verdict = { ...this.verdict, revision };
       // The extensions as in begin(): a revision that negotiates them keeps the ones the client enabled.
-      this.connection.wire = await extendWire(await loadWire(revision), this.options.extensions);
+      this.connection.wire = await extendWire(await loadRevision(revision), this.options.extensions);
     }
     this.describe(result);
     this.connection.context = { era: "legacy", protocolVersion: revision.protocolVersion };
@@ -328,12 +328,10 @@ export class Client implements ClientCore {
       withMeta = { ...params, _meta: isObject(meta) ? { ...meta, ...own } : own };
     }
     // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
-    const shims = hasOwn(handlerWire.tables.methods, method) ? wire.shims : null;
+    const shims = hasOwn(loadedHandlerRevision.tables.methods, method) ? wire.shims : null;
     const down = shims
-      ? (shims.convertParams(method, withMeta, { from: handlerWire.info.name, to: wire.info.name }).message as Record<
-          string,
-          unknown
-        >)
+      ? (shims.convertParams(method, withMeta, { from: loadedHandlerRevision.info.name, to: wire.info.name })
+          .message as Record<string, unknown>)
       : withMeta;
     const toolName = method === "tools/call" && typeof down["name"] === "string" ? down["name"] : undefined;
     // Headers only for a transport that sends them (HTTP).
@@ -363,8 +361,10 @@ export class Client implements ClientCore {
     }
     const up =
       shims && !options.rawResult
-        ? (shims.convertResult(method, completeResult(result), { from: wire.info.name, to: handlerWire.info.name })
-            .message as Record<string, unknown>)
+        ? (shims.convertResult(method, completeResult(result), {
+            from: wire.info.name,
+            to: loadedHandlerRevision.info.name,
+          }).message as Record<string, unknown>)
         : (result as Record<string, unknown>);
     if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
     // Where the headers are sent, a tool whose x-mcp-header annotations break the rules is left out.
@@ -467,7 +467,7 @@ export class Client implements ClientCore {
     options?: RequestOptions,
   ): Promise<Record<string, unknown>> {
     const tables = this.connection.wire.tables;
-    if (!hasOwn(tables.methods, method) || hasOwn(handlerWire.tables.methods, method))
+    if (!hasOwn(tables.methods, method) || hasOwn(loadedHandlerRevision.tables.methods, method))
       throw new McpError(
         -32601,
         `${method} is not an extension method of revision ${this.revision.name} for this client (ClientOptions.extensions: ${(this.options.extensions ?? []).join(", ") || "none"})`,
@@ -490,9 +490,12 @@ export class Client implements ClientCore {
     if (!set || set.size === 0) return;
     const wire = this.connection.wire;
     let up = params;
-    if (wire.shims && Object.prototype.hasOwnProperty.call(handlerWire.tables.params, method)) {
+    if (wire.shims && Object.prototype.hasOwnProperty.call(loadedHandlerRevision.tables.params, method)) {
       try {
-        up = wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message;
+        up = wire.shims.convertParams(method, params, {
+          from: wire.info.name,
+          to: loadedHandlerRevision.info.name,
+        }).message;
       } catch {
         // A notification 2026-07-28 shapes differently and the shims cannot convert: passed as the server sent it.
       }
@@ -507,11 +510,11 @@ export class Client implements ClientCore {
     if (!INPUT_RESPONSE_METHODS.has(method))
       throw new McpError(-32601, `Method not found: this client does not serve ${method}`);
     const up = wire.shims
-      ? wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message
+      ? wire.shims.convertParams(method, params, { from: wire.info.name, to: loadedHandlerRevision.info.name }).message
       : params;
     const result = await this.answerServer(method, up, signal);
     return wire.shims
-      ? wire.shims.convertResult(method, result, { from: handlerWire.info.name, to: wire.info.name }).message
+      ? wire.shims.convertResult(method, result, { from: loadedHandlerRevision.info.name, to: wire.info.name }).message
       : result;
   }
 
@@ -540,11 +543,11 @@ export class Client implements ClientCore {
   }
 
   /** @internal The wire revision's tables and shims, as the feature modules need them. */
-  get wire(): Wire {
+  get wire(): LoadedRevision {
     return this.connection.wire;
   }
 }
 
 export { ConnectionClosedError };
 export type { ClientHandlers };
-export type { Wire };
+export type { LoadedRevision };

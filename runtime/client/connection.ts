@@ -6,7 +6,7 @@
 import { parseJson } from "../json.js";
 import { checkMessage, type MessageTables } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
-import type { Wire } from "../protocol/revisions.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
 import { RequestTimeoutError } from "../protocol/errors.js";
 import { PendingRequests } from "../protocol/pending-requests.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
@@ -78,7 +78,7 @@ export const MAX_SERVED = 100;
 
 export class Connection {
   /** The revision messages are checked against, set by the client once the era is known. */
-  wire!: Wire;
+  wire!: LoadedRevision;
   /** How messages travel (the era and version), set by the client. */
   context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
   private readonly pending: PendingRequests<Progress>;

@@ -7,7 +7,7 @@
 // revision. The verdict is a property of the server: cached per target
 // (#backward-compatibility: SHOULD cache for the server process or origin).
 import type { RevisionInfo } from "../revision-facts.js";
-import { generatedRevisions, handlerWire } from "../protocol/revisions.js";
+import { generatedRevisions, loadedHandlerRevision } from "../protocol/revisions.js";
 import {
   HEADER_MISMATCH,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -84,7 +84,7 @@ export async function detectEra(
   const cached = known && generatedRevisions.find((r) => r.name === known.name);
   if (cached) return { era: eraOf(cached), revision: cached };
 
-  const probe = handlerWire.info;
+  const probe = loadedHandlerRevision.info;
   const discover = async (version: string) => {
     connection.context = { era: "modern", protocolVersion: version };
     return (await connection.request(

@@ -5,10 +5,10 @@
 // negotiates extensions; on any other the wire stays as it is, and the
 // extension's methods do not exist for it.
 import { withExtensions } from "../extensions.js";
-import { extensionLoaders, type Wire } from "../protocol/revisions.js";
+import { extensionLoaders, type LoadedRevision } from "../protocol/revisions.js";
 
 /** The wire with the named generated extensions' methods and checks merged in, where the revision negotiates them. */
-export async function extendWire(wire: Wire, names: readonly string[] | undefined): Promise<Wire> {
+export async function extendWire(wire: LoadedRevision, names: readonly string[] | undefined): Promise<LoadedRevision> {
   if (!names || names.length === 0) return wire;
   const loaders = extensionLoaders(names);
   if (!wire.info.extensions) return wire;

@@ -20,7 +20,7 @@
 // bounded by a deadline (default: the task's ttl, after which the server may
 // delete it) and an AbortSignal; giving up cancels the task unless told not to.
 import type { CallToolResult, ClientCapabilities } from "../protocol/handler-revision.js";
-import { handlerWire } from "../protocol/revisions.js";
+import { loadedHandlerRevision } from "../protocol/revisions.js";
 import type { Task, TaskStatus } from "../../generated/ext/tasks/types.js";
 import { isObject, run } from "../validation.js";
 import type { ClientCore } from "./types.js";
@@ -517,7 +517,7 @@ function toolResult(client: ClientCore, result: Record<string, unknown>, check =
     wire.shims
       ? wire.shims.convertResult("tools/call", completeResult(result), {
           from: wire.info.name,
-          to: handlerWire.info.name,
+          to: loadedHandlerRevision.info.name,
         }).message
       : result
   ) as CallToolResult;

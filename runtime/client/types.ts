@@ -1,7 +1,7 @@
 // What the client's feature modules (tasks.ts, subscriptions.ts) use of a
 // Client, which implements it: they and client.ts then do not import each other.
 import type { ServerCapabilities, Implementation, ClientCapabilities } from "../protocol/handler-revision.js";
-import type { Wire } from "../protocol/revisions.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
 import type { RevisionInfo } from "../revision-facts.js";
 import type { RequestOptions } from "./connection.js";
 
@@ -18,7 +18,7 @@ export interface WireRequestOptions extends RequestOptions {
 
 export interface ClientCore {
   /** The wire revision's tables and shims. */
-  readonly wire: Wire;
+  readonly wire: LoadedRevision;
   readonly revision: RevisionInfo;
   readonly serverInfo: Implementation | undefined;
   readonly serverCapabilities: ServerCapabilities | undefined;

@@ -36,7 +36,7 @@ export interface Shims {
 export const generatedRevisions: readonly RevisionInfo[] = revisions;
 
 /** What a request needs of its revision. */
-export interface Wire {
+export interface LoadedRevision {
   readonly info: RevisionInfo;
   readonly tables: MessageTables;
   /** The shims, when the wire revision differs from the handler revision; null on the fast path. */
@@ -44,25 +44,25 @@ export interface Wire {
 }
 
 /** The handler revision as a wire: no loading, no conversion. */
-export const handlerWire: Wire = {
+export const loadedHandlerRevision: LoadedRevision = {
   info: revisions.find((r) => r.name === handlerRevision.name)!,
   tables: handlerTables,
   shims: null,
 };
 
-const loaded = new Map<string, Wire>();
-const loading = new Map<string, Promise<Wire>>();
+const loaded = new Map<string, LoadedRevision>();
+const loading = new Map<string, Promise<LoadedRevision>>();
 const tablesLoaded = new Map<string, MessageTables>();
 const tablesLoading = new Map<string, Promise<MessageTables>>();
 
 /** A revision's wire when it is loaded already (synchronously), else undefined. */
-export function loadedWire(info: RevisionInfo): Wire | undefined {
-  return info.name === handlerRevision.name ? handlerWire : loaded.get(info.name);
+export function loadedRevision(info: RevisionInfo): LoadedRevision | undefined {
+  return info.name === handlerRevision.name ? loadedHandlerRevision : loaded.get(info.name);
 }
 
 /**
  * What answering initialize needs before the shims: a revision's tables. Its
- * `shims` is absent (not null: a Wire's null means "no conversion needed"), so
+ * `shims` is absent (not null: a LoadedRevision's null means "no conversion needed"), so
  * it cannot serve a request, only the handshake at the newest handshake revision,
  * whose InitializeResult is built in its own shapes.
  */
@@ -74,7 +74,7 @@ export interface TablesOnly {
 
 /** A revision's tables when they are loaded already, else undefined. */
 export function loadedTables(info: RevisionInfo): TablesOnly | undefined {
-  const wire = loadedWire(info);
+  const wire = loadedRevision(info);
   if (wire) return { info, tables: wire.tables };
   const tables = tablesLoaded.get(info.name);
   return tables ? { info, tables } : undefined;
@@ -120,8 +120,8 @@ async function loadPathShims(name: string): Promise<Shims> {
 }
 
 /** Loads a revision's tables and the shims when needed, once per process. */
-export function loadWire(info: RevisionInfo): Promise<Wire> {
-  const ready = loadedWire(info);
+export function loadRevision(info: RevisionInfo): Promise<LoadedRevision> {
+  const ready = loadedRevision(info);
   if (ready) return Promise.resolve(ready);
   let wire = loading.get(info.name);
   if (!wire) {

@@ -17,8 +17,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import type { ServerLogger } from "../server/logging.js";
-import type { BusMessage, ServerBus } from "../server/bus.js";
-import { isTerminal, type TaskChange, type TaskState, type TaskStore } from "../server/task-store.js";
+import type { BusMessage, ServerBus } from "../server/outgoing/bus.js";
+import { isTerminal, type TaskChange, type TaskState, type TaskStore } from "../server/tasks/store.js";
 
 export interface RedisStateOptions {
   /** e.g. "redis://127.0.0.1:6379". */

@@ -7,9 +7,9 @@
 import type { RequestId } from "../messages.js";
 import type { PendingRequests } from "../protocol/pending-requests.js";
 import type { HeaderParam } from "../protocol/headers.js";
-import type { Wire } from "../protocol/revisions.js";
-import type { ReplyOutcome } from "./replies.js";
-import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
+import type { ReplyOutcome } from "./request/reply.js";
+import { InputRequired, type InputRequestSpec, type InputRound } from "./input/round.js";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -24,9 +24,8 @@ import type {
 } from "../protocol/handler-revision.js";
 import type { AuthInfo } from "./authorization.js";
 import type { ServerLogger } from "./logging.js";
-import type { RequestStateCodec } from "./request-state.js";
-import type { ServedRevisions } from "./served-revisions.js";
-import type { WireSource } from "./wires.js";
+import type { RequestStateCodec } from "./input/request-state.js";
+import type { ServedRevisions } from "./session/revisions.js";
 import type { Channel, RequestOptions, RequestTask, Scope, SessionLimits } from "./types.js";
 
 export type { Channel, RequestOptions, Scope } from "./types.js";
@@ -37,7 +36,7 @@ export class Inflight {
   cancelled = false;
   /** Answered (or cancelled and ended): nothing more is sent for it. */
   done = false;
-  /** Once the request turned into a task (tasks.ts): its outcome and input go there. */
+  /** Once the request turned into a task (tasks/service.ts): its outcome and input go there. */
   task: RequestTask | undefined;
   /** The params as the client sent them, when conversion for the handler changed them (what the handler revision lacks). */
   wireParams: unknown;
@@ -157,7 +156,7 @@ export class RequestContext {
   /**
    * Input from the client, tied to this request: a server-to-client request on
    * a handshake revision; on a per-request revision an input request of this
-   * request's InputRequiredResult (see input-round.ts for the re-entry rules).
+   * request's InputRequiredResult (see input/round.ts for the re-entry rules).
    */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
     return this.session.askClient(this.inflight, method, params, options);
@@ -253,13 +252,12 @@ export interface SessionHost {
   readonly coreMethods: { readonly [method: string]: CoreMethod };
   /** Notification handlers by method (handler revision); unknown notifications are ignored. */
   readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void };
+  /** The revisions served, and each one loaded with the extensions the server serves merged in. */
   readonly served: ServedRevisions;
-  /** Each revision's wire, with the extensions the server serves merged in where they can be negotiated. */
-  readonly wires: WireSource;
   readonly info: Implementation;
   readonly instructions: string | undefined;
   /** The server's capabilities in a revision's shape. */
-  capabilitiesFor(wire: Pick<Wire, "tables">): unknown;
+  capabilitiesFor(wire: Pick<LoadedRevision, "tables">): unknown;
   readonly logger: ServerLogger;
   readonly requestTimeoutMs: number;
   /** What one session may hold at once. */

@@ -5,7 +5,7 @@
 // limit.
 import { isObject } from "../validation.js";
 import type { RequestId } from "../messages.js";
-import { complete } from "./request-outcome.js";
+import { complete } from "./request/outcome.js";
 import { declared } from "./capabilities.js";
 import type { Inflight, ServerSession } from "./context.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";

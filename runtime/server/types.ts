@@ -4,10 +4,10 @@
 // that became a task offers the request path (RequestTask).
 import type { Implementation, LoggingLevel } from "../protocol/handler-revision.js";
 import type { RequestHeaders } from "../protocol/headers.js";
-import type { Wire } from "../protocol/revisions.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
 import type { TaskFlavour } from "../protocol/task-flavours.js";
 import type { Authorization } from "./authorization.js";
-import type { ReplyOutcome } from "./replies.js";
+import type { ReplyOutcome } from "./request/reply.js";
 
 /**
  * Where the messages caused by one incoming message go: a stdio line, an HTTP
@@ -54,7 +54,7 @@ export interface Channel {
  * `_meta` (2026-07-28 basic/index#statelessness).
  */
 export interface Scope {
-  readonly wire: Wire;
+  readonly wire: LoadedRevision;
   /** The revision's lifecycle is per-request: capabilities and log level come from this request. */
   readonly perRequest: boolean;
   /** The client's capabilities as the client sent them (the wire revision's shape). */
@@ -88,7 +88,7 @@ export type TaskOutcome =
   | { readonly result: string; readonly isError: boolean }
   | { readonly error: { code: number; message: string; data?: unknown } };
 
-/** What a request that turned into a task (tasks.ts) offers the request's path: its outcome and input go there. */
+/** What a request that turned into a task (tasks/service.ts) offers the request's path: its outcome and input go there. */
 export interface RequestTask {
   readonly flavour: Pick<TaskFlavour, "keepsProgress">;
   /** Input the handler asks for once its request is a task. */
@@ -140,3 +140,9 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
   idLength: 256,
   uriLength: 8192,
 });
+
+/**
+ * How one request is answered: its response's text, or null for a cancelled
+ * request (no reply); `outcome` says what an error reply is (Channel.reply).
+ */
+export type Reply = (json: string | null, outcome?: ReplyOutcome) => void;

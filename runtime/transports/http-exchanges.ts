@@ -3,10 +3,10 @@
 // response, or an SSE stream), for handshake sessions and for per-request
 // revisions, and the stateful session they belong to.
 import type { ServerResponse } from "node:http";
-import type { McpServer } from "../server/server.js";
-import type { Channel, Session } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { Channel, Session } from "../server/session/session.js";
 import type { RequestHeaders } from "../protocol/headers.js";
-import type { ReplyOutcome } from "../server/replies.js";
+import type { ReplyOutcome } from "../server/request/reply.js";
 import type { Authorization } from "../server/authorization.js";
 import type { ResourceServer } from "./auth.js";
 import { ResponseStream, SseStream, type EventStore } from "./sse.js";

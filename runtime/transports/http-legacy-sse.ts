@@ -4,8 +4,8 @@
 // POST is only acknowledged (202).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authorization } from "../server/authorization.js";
-import type { McpServer } from "../server/server.js";
-import type { Channel } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { Channel } from "../server/session/session.js";
 import { endAccepted, type RequestAuth } from "./http-exchanges.js";
 import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";

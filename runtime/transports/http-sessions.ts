@@ -7,7 +7,7 @@
 import { nodeCrypto } from "../node-crypto.js";
 import { principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
-import type { Session } from "../server/session.js";
+import type { Session } from "../server/session/session.js";
 import type { HttpSession, RequestAuth } from "./http-exchanges.js";
 
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */

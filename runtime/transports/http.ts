@@ -14,8 +14,8 @@ import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../revision-facts.js";
-import type { McpServer } from "../server/server.js";
-import type { Session } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { Session } from "../server/session/session.js";
 import { statedVersion } from "../protocol/meta.js";
 import {
   BodiesHeld,

@@ -13,7 +13,7 @@
 // over in-memory streams, so that revision's tables (and shims) are loaded and
 // the code of the handshake and of a list request is compiled when the heap is
 // captured; then every tool's schemas are compiled, but for those that need
-// ajv, which a snapshot cannot hold (runtime/server/json-schema.ts): the run
+// ajv, which a snapshot cannot hold (runtime/protocol/json-schema.ts): the run
 // compiles them after its first handshake, as a server started from its script
 // does. No handler of the server's runs in the warm-up: it sends initialize
 // (handshake revisions) and tools/list only.
@@ -21,7 +21,7 @@ import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
 import type { RevisionInfo } from "../revision-facts.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
-import type { McpServer } from "../server/server.js";
+import type { McpServer } from "../server/mcp-server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";
 
 export interface SnapshotOptions extends StdioOptions {

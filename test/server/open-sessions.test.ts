@@ -1,6 +1,6 @@
 // The server's open sessions: what connected and did not close.
 import { describe, expect, it } from "vitest";
-import { McpServer } from "../../runtime/server/server.js";
+import { McpServer } from "../../runtime/server/mcp-server.js";
 
 describe("the server's open sessions", () => {
   it("are what connected and did not close; server.sessions is a snapshot of them", () => {

@@ -546,9 +546,9 @@ describe("explicit multi round-trip style", () => {
     const logged: string[] = [];
     const server = buildServer({ logger: (level, message) => logged.push(`${level}: ${message}`) });
     const client = await connect(server);
-    const loaded = server.wires.loaded.bind(server.wires);
-    server.wires.loaded = () => {
-      server.wires.loaded = loaded;
+    const loaded = server.served.loaded.bind(server.served);
+    server.served.loaded = () => {
+      server.served.loaded = loaded;
       throw new Error("a defect");
     };
     const failed = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });

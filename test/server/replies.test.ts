@@ -1,6 +1,6 @@
-// runtime/server/replies.ts: the JSON text of responses.
+// runtime/server/request/reply.ts: the JSON text of responses.
 import { describe, expect, test } from "vitest";
-import { errorJson, idJson, resultJson } from "../../runtime/server/replies.js";
+import { errorJson, idJson, resultJson } from "../../runtime/server/request/reply.js";
 
 describe("reply text", () => {
   test("a result and an error response, with number and string ids", () => {
