@@ -59,7 +59,7 @@ function materialize(
   method: string,
 ): Shortcut | null {
   const planned = plan.shortcuts?.[what];
-  const facts = planned && Object.prototype.hasOwnProperty.call(planned, method) ? planned[method] : undefined;
+  const facts = planned && Object.hasOwn(planned, method) ? planned[method] : undefined;
   const check = facts ? target.checks[facts.check] : undefined;
   if (!facts || !check) return null;
   const hooks = facts.hooks.map((name) => {

@@ -74,7 +74,7 @@ export async function answerWithHandlers(
 function checkElicitationMode(options: AnswerOptions, params: unknown): void {
   const mode = isObject(params) && typeof params["mode"] === "string" ? params["mode"] : "form";
   const declared = clientCapabilities(options).elicitation ?? {};
-  const modes = ["form", "url"].filter((m) => Object.prototype.hasOwnProperty.call(declared, m));
+  const modes = ["form", "url"].filter((m) => Object.hasOwn(declared, m));
   if (!(modes.length > 0 ? modes : ["form"]).includes(mode))
     throw new McpError(
       -32602,

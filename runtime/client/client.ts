@@ -101,7 +101,6 @@ export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta
 export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
 
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Client implements ClientCore {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -328,7 +327,7 @@ export class Client implements ClientCore {
       withMeta = { ...params, _meta: isObject(meta) ? { ...meta, ...own } : own };
     }
     // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
-    const shims = hasOwn(loadedHandlerRevision.tables.methods, method) ? wire.shims : null;
+    const shims = Object.hasOwn(loadedHandlerRevision.tables.methods, method) ? wire.shims : null;
     const down = shims
       ? (shims.convertParams(method, withMeta, { from: loadedHandlerRevision.info.name, to: wire.info.name })
           .message as Record<string, unknown>)
@@ -467,7 +466,7 @@ export class Client implements ClientCore {
     options?: RequestOptions,
   ): Promise<Record<string, unknown>> {
     const tables = this.connection.wire.tables;
-    if (!hasOwn(tables.methods, method) || hasOwn(loadedHandlerRevision.tables.methods, method))
+    if (!Object.hasOwn(tables.methods, method) || Object.hasOwn(loadedHandlerRevision.tables.methods, method))
       throw new McpError(
         -32601,
         `${method} is not an extension method of revision ${this.revision.name} for this client (ClientOptions.extensions: ${(this.options.extensions ?? []).join(", ") || "none"})`,
@@ -490,7 +489,7 @@ export class Client implements ClientCore {
     if (!set || set.size === 0) return;
     const wire = this.connection.wire;
     let up = params;
-    if (wire.shims && Object.prototype.hasOwnProperty.call(loadedHandlerRevision.tables.params, method)) {
+    if (wire.shims && Object.hasOwn(loadedHandlerRevision.tables.params, method)) {
       try {
         up = wire.shims.convertParams(method, params, {
           from: wire.info.name,

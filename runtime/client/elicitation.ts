@@ -39,7 +39,7 @@ export function elicitationDefaults(requestedSchema: unknown): Record<string, Fi
   const properties =
     isObject(requestedSchema) && isObject(requestedSchema["properties"]) ? requestedSchema["properties"] : {};
   for (const [name, property] of Object.entries(properties)) {
-    if (!isObject(property) || !Object.prototype.hasOwnProperty.call(property, "default")) continue;
+    if (!isObject(property) || !Object.hasOwn(property, "default")) continue;
     const value = property["default"];
     if (fits(property, value)) defaults[name] = Array.isArray(value) ? [...value] : value;
   }

@@ -85,7 +85,6 @@ const MAX_OPEN = 100;
 /** setTimeout's longest delay: the listen request's timeout, as it is open until closed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 const open = new WeakMap<ClientCore, number>();
 
 export async function subscribe(
@@ -103,9 +102,9 @@ export async function subscribe(
   if (count >= MAX_OPEN) throw new Error(`this client has ${MAX_OPEN} subscriptions open, its limit`);
   options.signal?.throwIfAborted();
   const methods = client.wire.tables.methods;
-  const opening = hasOwn(methods, "subscriptions/listen")
+  const opening = Object.hasOwn(methods, "subscriptions/listen")
     ? listen(client, filter, listener, options)
-    : hasOwn(methods, "resources/subscribe")
+    : Object.hasOwn(methods, "resources/subscribe")
       ? legacy(client, filter, listener, options)
       : undefined;
   if (!opening) throw new TypeError(`revision ${client.revision.name} has no subscriptions`);

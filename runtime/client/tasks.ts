@@ -78,8 +78,6 @@ export interface ToolTask {
   cancel(options?: RequestOptions): Promise<void>;
 }
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
 /** The flavour, or a clear error where the revision negotiates the extension but the client was not given it. */
 function requireFlavour(client: ClientCore): Flavour | undefined {
   const flavour = taskFlavourOf(client.wire.tables);
@@ -106,7 +104,7 @@ function declares(client: ClientCore, path: readonly string[]): boolean {
  * era came from the cache: it answers for itself).
  */
 function offers(client: ClientCore, method: string): boolean {
-  const entry = hasOwn(client.wire.tables.methods, method) ? client.wire.tables.methods[method] : undefined;
+  const entry = Object.hasOwn(client.wire.tables.methods, method) ? client.wire.tables.methods[method] : undefined;
   if (!entry) return false;
   if (!entry.capability || client.serverCapabilities === undefined) return true;
   return declares(client, entry.capability.path);
@@ -245,7 +243,7 @@ export function taskHandle(client: ClientCore, taskId: string): ToolTask {
 /** tasks/list, all pages (2025-11-25 #listing-tasks). */
 export async function listTasks(client: ClientCore, options: RequestOptions = {}): Promise<TaskInfo[]> {
   const flavour = requireFlavour(client);
-  if (!flavour || !hasOwn(client.wire.tables.methods, "tasks/list"))
+  if (!flavour || !Object.hasOwn(client.wire.tables.methods, "tasks/list"))
     throw new TypeError(
       `revision ${client.revision.name}${flavour ? ` (${flavour.label})` : ""} has no tasks/list${flavour?.declare ? " (tasks.md#security-considerations: no listing)" : ""}`,
     );
@@ -502,8 +500,8 @@ function publicInfo(task: Detailed): TaskInfo {
  */
 function toolResult(client: ClientCore, result: Record<string, unknown>, check = true): CallToolResult {
   const wire = client.wire;
-  const type = hasOwn(wire.tables.methods, "tools/call") ? wire.tables.methods["tools/call"]!.result : null;
-  const typeCheck = check && type && hasOwn(wire.tables.checks, type) ? wire.tables.checks[type] : undefined;
+  const type = Object.hasOwn(wire.tables.methods, "tools/call") ? wire.tables.methods["tools/call"]!.result : null;
+  const typeCheck = check && type && Object.hasOwn(wire.tables.checks, type) ? wire.tables.checks[type] : undefined;
   const verdict = typeCheck ? run(typeCheck, result) : { valid: true as const };
   if (!verdict.valid) {
     const first = verdict.errors[0];

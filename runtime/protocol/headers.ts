@@ -62,9 +62,9 @@ export function checkHeaders(
   if (methodHeader !== method)
     return mismatch(`Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
   const params = isObject(message["params"]) ? message["params"] : {};
-  const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method)
+  const source = Object.hasOwn(NAME_SOURCE, method)
     ? NAME_SOURCE[method]
-    : nameHeaders && Object.prototype.hasOwnProperty.call(nameHeaders, method)
+    : nameHeaders && Object.hasOwn(nameHeaders, method)
       ? nameHeaders[method]
       : undefined;
   if (source !== undefined) {
@@ -144,9 +144,9 @@ export function mirroredHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = { "Mcp-Method": method };
   const body = isObject(params) ? params : {};
-  const source = Object.prototype.hasOwnProperty.call(NAME_SOURCE, method)
+  const source = Object.hasOwn(NAME_SOURCE, method)
     ? NAME_SOURCE[method]
-    : nameHeaders && Object.prototype.hasOwnProperty.call(nameHeaders, method)
+    : nameHeaders && Object.hasOwn(nameHeaders, method)
       ? nameHeaders[method]
       : undefined;
   if (source !== undefined && typeof body[source] === "string") headers["Mcp-Name"] = encodeHeaderValue(body[source]);
@@ -175,7 +175,7 @@ export function headerParams(inputSchema: unknown): { params: HeaderParam[] } | 
   const problems: string[] = [];
   const visit = (schema: unknown, path: string[], reachable: boolean): void => {
     if (!isObject(schema)) return;
-    if (Object.prototype.hasOwnProperty.call(schema, "x-mcp-header")) {
+    if (Object.hasOwn(schema, "x-mcp-header")) {
       const name = schema["x-mcp-header"];
       const at = path.length ? path.join(".") : "(root)";
       const type = schema["type"];

@@ -28,7 +28,7 @@ export function metaOf(message: Record<string, unknown>): Record<string, unknown
  */
 export function statedVersion(message: Record<string, unknown>): string | undefined | null {
   const meta = metaOf(message);
-  if (!meta || !Object.prototype.hasOwnProperty.call(meta, META_PROTOCOL_VERSION)) return undefined;
+  if (!meta || !Object.hasOwn(meta, META_PROTOCOL_VERSION)) return undefined;
   const version = meta[META_PROTOCOL_VERSION];
   return typeof version === "string" ? version : null;
 }

@@ -35,9 +35,7 @@ export function deriveCapabilities(
 ): Record<string, unknown> {
   const derived: Record<string, unknown> = {};
   for (const method of offered) {
-    const requirement = Object.prototype.hasOwnProperty.call(tables.methods, method)
-      ? tables.methods[method]!.capability
-      : null;
+    const requirement = Object.hasOwn(tables.methods, method) ? tables.methods[method]!.capability : null;
     if (!requirement || requirement.holder === "client") continue;
     declare(derived, requirement.path, tables);
   }
@@ -45,7 +43,7 @@ export function deriveCapabilities(
   // An extension's settings, where its methods are in the tables (the revision negotiates extensions).
   for (const { tables: extension, settings } of extra.extensions) {
     const [method] = Object.keys(extension.methods);
-    if (method === undefined || !Object.prototype.hasOwnProperty.call(tables.methods, method)) continue;
+    if (method === undefined || !Object.hasOwn(tables.methods, method)) continue;
     merge(derived, { extensions: { [extension.identifier]: settings } });
   }
   return merge(derived, extra.declared);

@@ -25,7 +25,8 @@ import type {
 import type { AuthInfo } from "./authorization.js";
 import type { ServerLogger } from "./logging.js";
 import type { RequestStateCodec } from "./input/request-state.js";
-import type { ServedRevisions } from "./session/revisions.js";
+import type { RevisionLoads, ServedRevisions } from "./session/revisions.js";
+import type { Lifecycle } from "./session/lifecycle.js";
 import type { Channel, RequestOptions, RequestTask, Scope, SessionLimits } from "./types.js";
 
 export type { Channel, RequestOptions, Scope } from "./types.js";
@@ -192,7 +193,7 @@ export class RequestContext {
 export type MethodHandler = (params: any, context: RequestContext) => unknown;
 
 /**
- * A method of the protocol machinery, answered by the session itself in the
+ * A core method of the protocol, answered by the session itself in the
  * wire revision's own shapes (no conversion): it exists only in some
  * revisions, and what it does is about the connection or the server, not a feature.
  */
@@ -209,6 +210,12 @@ export type CoreMethod = (
  */
 export interface ServerSession {
   readonly host: SessionHost;
+  /** Where the connection is in the handshake, and what it negotiated. */
+  readonly lifecycle: Lifecycle;
+  /** Where initialize waits for its revision's tables, and the session's messages for a revision being loaded. */
+  readonly loads: RevisionLoads;
+  /** A request id the session must not see again (basic#requests). */
+  rememberFinished(id: RequestId): void;
   readonly isClosed: boolean;
   readonly isInitialized: boolean;
   /** An unguessable id, the owner of its 2025-11-25 tasks. */
@@ -248,7 +255,7 @@ export interface ServerSession {
 export interface SessionHost {
   /** Request handlers by method (handler revision). */
   readonly handlers: { readonly [method: string]: MethodHandler };
-  /** Methods of the protocol machinery (wire revision's shapes). */
+  /** Core methods of the protocol, answered in the wire revision's shapes. */
   readonly coreMethods: { readonly [method: string]: CoreMethod };
   /** Notification handlers by method (handler revision); unknown notifications are ignored. */
   readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void };

@@ -15,7 +15,7 @@ const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
 };
 
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
-  return typeof value === "string" && Object.prototype.hasOwnProperty.call(SEVERITY, value);
+  return typeof value === "string" && Object.hasOwn(SEVERITY, value);
 }
 
 /** Whether a message at `level` passes a threshold (undefined: everything passes). */

@@ -32,7 +32,7 @@ import { RequestStateCodec } from "./input/request-state.js";
 import { Listeners } from "./subscriptions.js";
 import type { HeaderParam } from "../protocol/headers.js";
 import { META_SERVER_INFO } from "../protocol/meta.js";
-import { ToolCatalog, type TaskArming } from "./features/tools.js";
+import { ToolCatalog, type TaskScheduler } from "./features/tools.js";
 import { TaskService } from "./tasks/service.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./tasks/flavours.js";
@@ -198,16 +198,13 @@ export class McpServer implements SessionHost {
   ): Promise<void> {
     const served = await this.served.add(name, definition.settings);
     for (const method of Object.keys(definition.handlers)) {
-      const entry = Object.prototype.hasOwnProperty.call(served.tables.methods, method)
-        ? served.tables.methods[method]
-        : undefined;
+      const entry = Object.hasOwn(served.tables.methods, method) ? served.tables.methods[method] : undefined;
       if (!entry || entry.kind !== "request" || entry.direction === "server-to-client")
         throw new TypeError(`extension ${served.tables.identifier} has no request ${method} that a client sends`);
-      if (Object.prototype.hasOwnProperty.call(this.machinery, method))
-        throw new TypeError(`${method} already has a handler`);
+      if (Object.hasOwn(this.coreMethodTable, method)) throw new TypeError(`${method} already has a handler`);
     }
     for (const [method, handler] of Object.entries(definition.handlers))
-      this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
+      this.coreMethodTable[method] = (params, _inflight, _session, context) => handler(params, context);
     this.forgetCapabilities();
   }
 
@@ -249,7 +246,7 @@ export class McpServer implements SessionHost {
 
   private taskService: TaskService | undefined;
   /** Arms a tool call that may turn into a task; the task service is made on first use. */
-  private readonly armTask: TaskArming = (task, context, params) => this.tasks.arm(task, context, params);
+  private readonly scheduleTask: TaskScheduler = (task, context, params) => this.tasks.schedule(task, context, params);
   private servingTasks = false;
 
   /**
@@ -278,7 +275,7 @@ export class McpServer implements SessionHost {
     );
     // 2025-11-25 only (the method tables say where they exist).
     for (const [method, handler] of Object.entries(methods.core))
-      this.machinery[method] = (params, _inflight, _session, context) => handler(params, context);
+      this.coreMethodTable[method] = (params, _inflight, _session, context) => handler(params, context);
     this.forgetCapabilities();
   }
 
@@ -436,16 +433,16 @@ export class McpServer implements SessionHost {
   // --- method handlers (handler revision) -----------------------------------------
 
   /**
-   * The protocol machinery's methods, answered in the client's revision's own
+   * The core methods of the protocol, answered in the client's revision's own
    * shapes: each exists only in some revisions (ping, logging/setLevel and
    * resources/subscribe until 2025-11-25; server/discover and
    * subscriptions/listen from 2026-07-28), and the method table says which.
    */
   get coreMethods(): { readonly [method: string]: CoreMethod } {
-    return this.machinery;
+    return this.coreMethodTable;
   }
 
-  private readonly machinery: { [method: string]: CoreMethod } = {
+  private readonly coreMethodTable: { [method: string]: CoreMethod } = {
     ping: () => ({}),
     "logging/setLevel": (params, _inflight, session) => {
       if (!isLoggingLevel(params["level"]))
@@ -497,7 +494,7 @@ export class McpServer implements SessionHost {
       return withCursor({ tools, ...this.cacheHint }, page.nextCursor);
     },
     "tools/call": (params: CallToolRequestParams, context: RequestContext) =>
-      this.toolCatalog.call(params, context, this.armTask),
+      this.toolCatalog.call(params, context, this.scheduleTask),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
       const page = paginate(await this.resources.list(context), params.cursor, this.pageSize);
       return withCursor({ resources: page.items, ...this.cacheHint }, page.nextCursor);

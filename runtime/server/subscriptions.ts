@@ -126,7 +126,7 @@ export class Listeners {
     const asking: Promise<void>[] = [];
     for (const filter of this.keyedFilters.values()) {
       const asked = requested[filter.field];
-      const entry = Object.prototype.hasOwnProperty.call(scope.wire.tables.methods, filter.method)
+      const entry = Object.hasOwn(scope.wire.tables.methods, filter.method)
         ? scope.wire.tables.methods[filter.method]
         : undefined;
       if (!Array.isArray(asked) || !entry) continue;

@@ -6,6 +6,7 @@ import type { Implementation, LoggingLevel } from "../protocol/handler-revision.
 import type { RequestHeaders } from "../protocol/headers.js";
 import type { LoadedRevision } from "../protocol/revisions.js";
 import type { TaskFlavour } from "../protocol/task-flavours.js";
+import type { RequestId } from "../messages.js";
 import type { Authorization } from "./authorization.js";
 import type { ReplyOutcome } from "./request/reply.js";
 
@@ -42,7 +43,7 @@ export interface Channel {
    * track it by id; `onClose` tells it when the exchange ends early
    * (cancellation by disconnect, basic/patterns/cancellation).
    */
-  readonly isolated?: boolean;
+  readonly singleRequest?: boolean;
   onClose?(cancel: () => void): void;
   /** The verified bearer token of the request, where the transport requires one (basic/authorization). */
   readonly authorization?: Authorization;
@@ -146,3 +147,20 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimits> = Object.freeze({
  * request (no reply); `outcome` says what an error reply is (Channel.reply).
  */
 export type Reply = (json: string | null, outcome?: ReplyOutcome) => void;
+
+/**
+ * One client request as it arrives, before it is admitted: what each stage of
+ * its path (request/index.ts) reads of it.
+ */
+export interface IncomingRequest {
+  /** The parsed message. */
+  readonly message: Record<string, unknown>;
+  readonly method: string;
+  readonly id: RequestId;
+  /** Answers it, once. */
+  readonly reply: Reply;
+  /** Where it came from, and where what its handling sends goes. */
+  readonly channel: Channel;
+  /** Its share of the text it came in, in UTF-16 code units (SessionLimits.inflightLength); 0 when not known. */
+  readonly length: number;
+}

@@ -232,7 +232,7 @@ const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], f
  * response before the reply is the request's cancellation (#cancellation).
  */
 export class PerRequestExchange implements Channel {
-  readonly isolated = true;
+  readonly singleRequest = true;
   private stream: ResponseStream | null = null;
   private done = false;
 

@@ -347,7 +347,7 @@ export class StreamableHttpTransport {
     if (isObject(message) && message["method"] === undefined && ("result" in message || "error" in message))
       return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
     // #session-management is gone: per-request POSTs share one connection of the runtime's, each
-    // request isolated on its exchange (its id is its own; closing the response cancels it).
+    // request alone on its exchange (its id is its own; closing the response cancels it).
     const exchange = new PerRequestExchange(
       response,
       this.options.responseMode,

@@ -178,7 +178,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
 /** Sends what others write to process.stdout to stderr; returns the undo. */
 function divertStdout(): () => void {
   const stdout = process.stdout;
-  const own = Object.prototype.hasOwnProperty.call(stdout, "write");
+  const own = Object.hasOwn(stdout, "write");
   const original = stdout.write;
   stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
     (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;

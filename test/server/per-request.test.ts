@@ -564,7 +564,7 @@ describe("explicit multi round-trip style", () => {
     const post = (subject: string, params: Record<string, unknown>): Promise<Message> =>
       new Promise((resolve) => {
         const channel = {
-          isolated: true,
+          singleRequest: true,
           authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] },
           reply: (json: string) => resolve(JSON.parse(json)),
           send: () => {},
@@ -888,10 +888,10 @@ describe("subscriptions/listen", () => {
     const closers = new Map<string, () => void>();
     const replies = new Map<string, Message>();
     const acknowledged: string[] = [];
-    // A per-request POST's exchange, as Streamable HTTP makes it: isolated, with the token's identity.
+    // A per-request POST's exchange, as Streamable HTTP makes it: one request alone, with the token's identity.
     const post = (id: string, subject: string | undefined) => {
       const channel = {
-        isolated: true,
+        singleRequest: true,
         ...(subject ? { authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] } } : {}),
         reply: (json: string | null) => {
           if (json) replies.set(id, JSON.parse(json));

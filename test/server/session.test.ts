@@ -563,7 +563,8 @@ test.each(["2025-03-26", statefulRevisions.at(-1)!])(
     const loadForHandshake = revisions.loadForHandshake.bind(revisions);
     let loading = true;
     void released.then(() => (loading = false));
-    revisions.loadedForHandshake = (info, tablesSuffice) => (loading ? undefined : loadedForHandshake(info, tablesSuffice));
+    revisions.loadedForHandshake = (info, tablesSuffice) =>
+      loading ? undefined : loadedForHandshake(info, tablesSuffice);
     revisions.loadForHandshake = async (info, tablesSuffice) => {
       await released;
       return loadForHandshake(info, tablesSuffice);
@@ -613,12 +614,7 @@ async function waitingLoads(sessionLimits: Record<string, number>) {
     settleIdle: () => {},
   } as unknown as LoadingSession;
   const loads = new RevisionLoads(session);
-  loads.withRevision(
-    { name: "2025-03-26" } as RevisionInfo,
-    0,
-    () => {},
-    () => {},
-  ); // never loads: what comes after it waits
+  loads.withRevision({ name: "2025-03-26" } as RevisionInfo, { id: 0, reply: () => {} }, () => {}); // never loads: what comes after it waits
   const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
   const hold = (message: unknown, length = 0) =>
     loads.hold(message, channel, classifyMessage(message, tables.envelope), length);

@@ -46,8 +46,8 @@ export interface RegisteredTool {
 export type ToolResult = Returned<CallToolResult>;
 export type ToolOutcome = ToolResult | InputRequired;
 
-/** Starts the clock of a call that may turn into a task (TaskService.arm). */
-export type TaskArming = (task: ToolTaskOptions, context: RequestContext, params: CallToolRequestParams) => void;
+/** Schedules the turn of a call that may become a task (TaskService.schedule). */
+export type TaskScheduler = (task: ToolTaskOptions, context: RequestContext, params: CallToolRequestParams) => void;
 
 /** A definition checked against a schema type of the handler revision (TypeError naming the problem). */
 export type DefinitionCheck = (type: string, what: string, value: Record<string, unknown>) => unknown;
@@ -160,24 +160,24 @@ export class ToolCatalog {
 
   /**
    * A tools/call: stays synchronous while nothing needs waiting for (schemas
-   * compiled, handler not async). `armTask`
+   * compiled, handler not async). `scheduleTask`
    * runs before the handler of a tool with task options (tasks/service.ts).
    */
   call(
     params: CallToolRequestParams,
     context: RequestContext,
-    armTask: TaskArming,
+    scheduleTask: TaskScheduler,
   ): ToolOutcome | Promise<ToolOutcome> {
     const tool = this.byName.get(params.name);
     // server/tools#error-handling: an unknown tool is a protocol error...
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
     requireScopes(context.inflight.channel.authorization, tool.scopes, `tool ${params.name}`);
     const inputCheck = tool.inputCheck;
-    if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.call(params, context, armTask));
+    if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.call(params, context, scheduleTask));
     const problems = inputCheck(params.arguments ?? {});
     // ...while invalid arguments, thrown errors and business failures are results with isError.
     if (problems !== undefined) return errorResult(`Invalid arguments for tool ${params.name}: ${problems}`);
-    if (tool.task) armTask(tool.task, context, params);
+    if (tool.task) scheduleTask(tool.task, context, params);
     let returned: ToolReturn<unknown> | Promise<ToolReturn<unknown>>;
     try {
       returned = tool.handler((params.arguments ?? {}) as never, context);

@@ -71,7 +71,7 @@ export function nextRound(
  */
 export function requireClientCapability(scope: Scope, method: string): void {
   const methods = scope.wire.tables.methods;
-  const capability = Object.prototype.hasOwnProperty.call(methods, method) ? methods[method]!.capability : null;
+  const capability = Object.hasOwn(methods, method) ? methods[method]!.capability : null;
   if (!capability || declared(scope.clientCapabilities, capability)) return;
   const required: Record<string, unknown> = {};
   let node = required;

@@ -61,8 +61,7 @@ export class InputRound {
     const n = (this.counters.get(method) ?? 0) + 1;
     this.counters.set(method, n);
     const key = `${method}#${n}`;
-    if (Object.prototype.hasOwnProperty.call(this.answers, key) && this.fits(method, this.answers[key]))
-      return { value: this.answers[key] };
+    if (Object.hasOwn(this.answers, key) && this.fits(method, this.answers[key])) return { value: this.answers[key] };
     (this.asked ??= []).push({ key, request: params === undefined ? { method } : { method, params } });
     return undefined;
   }

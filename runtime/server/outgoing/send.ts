@@ -108,7 +108,7 @@ function refusalOf(
   const { tables, info } = scope.wire;
   if (!scope.perRequest && !session.isInitialized && !(info.beforeInitialized?.server ?? []).includes(method))
     return `${method} may not be sent before the client has sent notifications/initialized`;
-  const entry = Object.prototype.hasOwnProperty.call(tables.methods, method) ? tables.methods[method] : undefined;
+  const entry = Object.hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
   if (!entry || entry.kind !== kind || entry.direction === "client-to-server" || entry.inputRequest)
     return `${method} is not a ${kind} the server sends in protocol revision ${info.name}`;
   const capability = entry.capability;

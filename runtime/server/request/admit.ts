@@ -7,9 +7,9 @@
 // round is opened. What passes becomes an Inflight (context.ts); what does not is
 // answered here, and nothing else happens.
 import { isObject, run } from "../../validation.js";
-import type { RequestId } from "../../messages.js";
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../protocol/handler-revision.js";
-import { Inflight, type Channel, type Scope } from "../context.js";
+import { Inflight } from "../context.js";
+import type { IncomingRequest, Scope } from "../types.js";
 import { errorJson, invalidMessage } from "./reply.js";
 import { checkHeaders } from "../../protocol/headers.js";
 import { upgradeParams } from "./convert.js";
@@ -26,20 +26,11 @@ export interface Admitted {
   readonly handler: MethodHandler | undefined;
 }
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
 /** Runs a request at `scope` through the checks; undefined when it failed one, and was answered. */
-export function admit(
-  host: SessionHost,
-  message: Record<string, unknown>,
-  method: string,
-  id: RequestId,
-  reply: Inflight["reply"],
-  channel: Channel,
-  scope: Scope,
-): Admitted | undefined {
+export function admit(host: SessionHost, request: IncomingRequest, scope: Scope): Admitted | undefined {
+  const { message, method, id, reply, channel } = request;
   const { tables, info } = scope.wire;
-  const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
+  const entry = Object.hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
   if (!entry || entry.kind !== "request" || entry.direction === "server-to-client" || entry.inputRequest) {
     const why = entry ? "is not a request a client sends" : "does not exist";
     reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: ${method} ${why} in protocol revision ${info.name}`), {
@@ -75,8 +66,8 @@ export function admit(
       return undefined;
     }
   }
-  const core = hasOwn(host.coreMethods, method) ? host.coreMethods[method] : undefined;
-  const handler = core ? undefined : hasOwn(host.handlers, method) ? host.handlers[method] : undefined;
+  const core = Object.hasOwn(host.coreMethods, method) ? host.coreMethods[method] : undefined;
+  const handler = core ? undefined : Object.hasOwn(host.handlers, method) ? host.handlers[method] : undefined;
   if (!core && !handler) {
     reply(errorJson(id, METHOD_NOT_FOUND, `Method not found: this server does not implement ${method}`), {
       code: METHOD_NOT_FOUND,
@@ -117,5 +108,6 @@ export function admit(
     params ?? {},
   );
   if (params !== wireParams) inflight.wireParams = wireParams;
+  inflight.length = request.length;
   return { inflight, core, handler };
 }

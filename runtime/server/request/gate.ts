@@ -2,9 +2,8 @@
 // decide where it goes (session/session.ts): an id the session can track
 // (basic#requests), a session whose revision could load, and the bounds on what
 // a client keeps in flight at once (SessionLimits: by count and by length).
-import type { RequestId } from "../../messages.js";
 import { INTERNAL_ERROR, INVALID_REQUEST } from "../../protocol/handler-revision.js";
-import type { Channel } from "../context.js";
+import type { IncomingRequest } from "../types.js";
 import type { Lifecycle } from "../session/lifecycle.js";
 import type { InflightRequests } from "../session/requests-in-flight.js";
 import type { SessionLimits } from "../types.js";
@@ -21,9 +20,7 @@ export interface Refusal {
  * share of the message text it came in (0 when the transport did not say).
  */
 export function refusal(
-  id: RequestId,
-  channel: Channel,
-  length: number,
+  { id, channel, length }: IncomingRequest,
   limits: Required<SessionLimits>,
   lifecycle: Lifecycle,
   requests: InflightRequests,
@@ -36,7 +33,7 @@ export function refusal(
     return invalid(`Invalid Request: id is ${id.length} characters long, over this server's ${limits.idLength}`, true);
   if (lifecycle.failure !== undefined) return busy(lifecycle.failure);
   // A request on its own exchange (a per-request POST) has an id of its own and is bounded by the transport.
-  if (channel.isolated) return undefined;
+  if (channel.singleRequest) return undefined;
   // basic#requests: an id must not match a request still in flight; a handshake session also
   // remembers finished ones ("MUST NOT have been previously used by the requestor within the same session").
   if (requests.uses(id, lifecycle.scope !== undefined))

@@ -200,9 +200,7 @@ export function askClient(
 function asksByInputRequest(inflight: Inflight, method: string): boolean {
   const { wire, perRequest } = inflight.scope;
   if (!perRequest) return false;
-  const entry = Object.prototype.hasOwnProperty.call(wire.tables.methods, method)
-    ? wire.tables.methods[method]
-    : undefined;
+  const entry = Object.hasOwn(wire.tables.methods, method) ? wire.tables.methods[method] : undefined;
   return entry?.inputRequest === true;
 }
 

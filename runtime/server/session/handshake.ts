@@ -3,9 +3,8 @@
 // assumed initialization of a stateless POST (where a connection is in the
 // handshake: lifecycle.ts).
 import type { RevisionInfo } from "../../revision-facts.js";
-import type { RequestId } from "../../messages.js";
 import { isObject, run } from "../../validation.js";
-import type { Inflight } from "../context.js";
+import type { IncomingRequest } from "../types.js";
 import { convert } from "../request/convert.js";
 import { resultProblem } from "../request/encode.js";
 import {
@@ -19,8 +18,7 @@ import type { ServerLogger } from "../logging.js";
 import { errorJson, invalidMessage, resultJson } from "../request/reply.js";
 import { generatedRevisions, type TablesOnly, type LoadedRevision } from "../../protocol/revisions.js";
 import { Lifecycle, sessionScope } from "./lifecycle.js";
-import type { SessionHost } from "../context.js";
-import type { RevisionLoads } from "./revisions.js";
+import type { ServerSession, SessionHost } from "../context.js";
 
 /** The newest generated revision with the initialize handshake (its shapes are the fullest of that era). */
 const NEWEST_HANDSHAKE: RevisionInfo | undefined = generatedRevisions
@@ -69,23 +67,9 @@ function initializeResult(
   return problem ? { error: problem } : { result };
 }
 
-/** What the handshake needs of a session (Session implements it). */
-export interface HandshakeSession {
-  readonly host: SessionHost;
-  readonly lifecycle: Lifecycle;
-  /** Where initialize waits for its revision's tables, and the session for the shims after the answer. */
-  readonly loads: RevisionLoads;
-  /** A request id the session must not see again (basic#requests). */
-  rememberFinished(id: RequestId): void;
-}
-
 /** initialize from the client: negotiates a handshake revision and answers in its shapes (basic/lifecycle#initialization). */
-export function receiveInitialize(
-  session: HandshakeSession,
-  message: Record<string, unknown>,
-  id: RequestId,
-  reply: Inflight["reply"],
-): void {
+export function receiveInitialize(session: ServerSession, request: IncomingRequest): void {
+  const { message, id, reply } = request;
   const { lifecycle } = session;
   if (lifecycle.phase !== "new") {
     reply(errorJson(id, INVALID_REQUEST, "Invalid Request: initialize was already received in this session"), {
@@ -115,8 +99,7 @@ export function receiveInitialize(
     session.loads.withHandshakeRevision(
       info,
       true,
-      id,
-      reply,
+      request,
       (wire) =>
         reply(invalidMessage(id, run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message)).json, {
           code: INVALID_PARAMS,
@@ -129,19 +112,16 @@ export function receiveInitialize(
   session.loads.withHandshakeRevision(
     info,
     answeredWithTables(info),
-    id,
-    reply,
-    (wire) => completeInitialize(session, wire, message, id, reply),
+    request,
+    (wire) => completeInitialize(session, wire, request),
     () => (lifecycle.phase = "new"),
   );
 }
 
 function completeInitialize(
-  session: HandshakeSession,
+  session: ServerSession,
   wire: LoadedRevision | TablesOnly,
-  message: Record<string, unknown>,
-  id: RequestId,
-  reply: Inflight["reply"],
+  { message, id, reply }: IncomingRequest,
 ): void {
   const { lifecycle, host } = session;
   const verdict = run(wire.tables.checks[wire.tables.methods["initialize"]!.type]!, message);
@@ -174,10 +154,10 @@ function completeInitialize(
   }
   // Answered from the tables alone: the shims load now, while the client reads the answer, and
   // the session's next messages wait for them.
-  const settling = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
-  lifecycle.settling = settling;
+  const negotiated = { info: wire.info, clientCapabilities: params["capabilities"], clientInfo: params["clientInfo"] };
+  lifecycle.negotiated = negotiated;
   session.loads.adoptOnLoad(wire.info, (loaded) => {
-    lifecycle.scope = sessionScope(loaded, settling.clientCapabilities, settling.clientInfo, capabilities);
+    lifecycle.scope = sessionScope(loaded, negotiated.clientCapabilities, negotiated.clientInfo, capabilities);
   });
   reply(resultJson(id, JSON.stringify(built.result)));
 }
@@ -189,7 +169,7 @@ function completeInitialize(
  * no capabilities, so the server sends it no requests. Returns false for a
  * version the server does not serve with a handshake.
  */
-export function assumeInitialized(session: HandshakeSession, protocolVersion: string): boolean {
+export function assumeInitialized(session: ServerSession, protocolVersion: string): boolean {
   const { lifecycle, host } = session;
   const info = host.served.forVersion(protocolVersion);
   if (!info || info.lifecycle !== "initialize" || lifecycle.phase !== "new") return false;

@@ -21,8 +21,8 @@ export class Lifecycle {
   phase: "new" | "initializing" | "ready" | "initialized" | "closed" = "new";
   /** The handshake session's scope, once initialize negotiated a revision and its wire is loaded. */
   scope: SessionScope | undefined;
-  /** What initialize settled, between its answer and the wire's shims being loaded (then `scope`). */
-  settling: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
+  /** What initialize negotiated, between its answer and its revision's shims being loaded (then `scope`). */
+  negotiated: { info: RevisionInfo; clientCapabilities: unknown; clientInfo: unknown } | undefined;
   /** The envelope incoming messages are classified by: the negotiated revision's once there is one. */
   envelope: Envelope = FIRST_ENVELOPE;
   /**

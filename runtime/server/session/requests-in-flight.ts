@@ -17,7 +17,7 @@ export const REMEMBERED_IDS = 1024;
 export class InflightRequests {
   /** The connection's requests, by id. */
   private readonly byId = new Map<RequestId, Inflight>();
-  /** Requests on exchanges of their own (Channel.isolated), whose ids are not the connection's. */
+  /** Requests on exchanges of their own (Channel.singleRequest), whose ids are not the connection's. */
   private readonly onExchanges = new Set<Inflight>();
   /** The connection's requests' lengths, summed (Inflight.length). */
   private connectionLength = 0;
@@ -50,7 +50,7 @@ export class InflightRequests {
   }
 
   add(inflight: Inflight): void {
-    if (inflight.channel.isolated) this.onExchanges.add(inflight);
+    if (inflight.channel.singleRequest) this.onExchanges.add(inflight);
     else {
       this.byId.set(inflight.id, inflight);
       this.connectionLength += inflight.length;
@@ -59,7 +59,7 @@ export class InflightRequests {
 
   /** A request ended: no longer in flight; a handshake session's id is remembered. */
   delete(inflight: Inflight): void {
-    if (inflight.channel.isolated) this.onExchanges.delete(inflight);
+    if (inflight.channel.singleRequest) this.onExchanges.delete(inflight);
     else {
       this.byId.delete(inflight.id);
       this.connectionLength -= inflight.length;

@@ -25,7 +25,7 @@ import {
 } from "../../protocol/revisions.js";
 import type { ServerLogger } from "../logging.js";
 import { errorJson } from "../request/reply.js";
-import type { Channel, Reply, SessionLimits } from "../types.js";
+import type { Channel, IncomingRequest, SessionLimits } from "../types.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /**
@@ -257,30 +257,28 @@ export class RevisionLoads {
    */
   withRevision(
     info: RevisionInfo,
-    id: RequestId,
-    reply: Reply,
+    request: Pick<IncomingRequest, "id" | "reply">,
     then: (wire: LoadedRevision) => void,
     failed?: () => void,
   ): void {
     const { served } = this.session.host;
     const ready = served.loaded(info);
     if (ready) then(ready);
-    else this.afterLoad(served.load(info), info, id, reply, then, failed);
+    else this.afterLoad(served.load(info), info, request, then, failed);
   }
 
   /** withRevision for answering initialize: the tables alone when they suffice (session/handshake.ts). */
   withHandshakeRevision(
     info: RevisionInfo,
     tablesSuffice: boolean,
-    id: RequestId,
-    reply: Reply,
+    request: Pick<IncomingRequest, "id" | "reply">,
     then: (wire: LoadedRevision | TablesOnly) => void,
     failed: () => void,
   ): void {
     const { served } = this.session.host;
     const ready = served.loadedForHandshake(info, tablesSuffice);
     if (ready) then(ready);
-    else this.afterLoad(served.loadForHandshake(info, tablesSuffice), info, id, reply, then, failed);
+    else this.afterLoad(served.loadForHandshake(info, tablesSuffice), info, request, then, failed);
   }
 
   /**
@@ -302,7 +300,7 @@ export class RevisionLoads {
         lifecycle.failure = `Internal error: cannot load protocol revision ${info.name}`;
       })
       .finally(() => {
-        lifecycle.settling = undefined;
+        lifecycle.negotiated = undefined;
         this.drain();
       });
   }
@@ -311,8 +309,7 @@ export class RevisionLoads {
   private afterLoad<W>(
     loading: Promise<W>,
     info: RevisionInfo,
-    id: RequestId,
-    reply: Reply,
+    { id, reply }: Pick<IncomingRequest, "id" | "reply">,
     then: (wire: W) => void,
     failed: (() => void) | undefined,
   ): void {
@@ -337,7 +334,7 @@ export class RevisionLoads {
 
   /** The load is done: the waiting messages are received again, in order. */
   private drain(): void {
-    if (this.session.lifecycle.settling) return; // the handshake's shims are loading: adoptOnLoad drains once they are
+    if (this.session.lifecycle.negotiated) return; // the handshake's shims are loading: adoptOnLoad drains once they are
     const waiting = this.backlog ?? [];
     this.backlog = null;
     this.backlogLength = 0;

@@ -29,12 +29,13 @@ import { loadedHandlerRevision, type LoadedRevision } from "../../protocol/revis
 import { Inflight, RequestContext, type Channel, type RequestOptions, type Scope } from "../context.js";
 import { headerValue } from "../../protocol/headers.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, metaOf } from "../../protocol/meta.js";
-import { assumeInitialized as assumeHandshake, receiveInitialize, type HandshakeSession } from "./handshake.js";
+import { assumeInitialized as assumeHandshake, receiveInitialize } from "./handshake.js";
 import { Lifecycle, sessionScope } from "./lifecycle.js";
 import { log, notify, progress, receiveAnswer, request, serverRequests } from "../outgoing/send.js";
 import type { PendingRequests } from "../../protocol/pending-requests.js";
 import { RequestRefusedError } from "../errors.js";
 import type { MethodHandler, ServerSession, SessionHost } from "../context.js";
+import type { IncomingRequest } from "../types.js";
 import { InflightRequests } from "./requests-in-flight.js";
 import { RevisionLoads, type LoadingSession } from "./revisions.js";
 import {
@@ -54,9 +55,8 @@ export { RequestContext } from "../context.js";
 export { declared } from "../capabilities.js";
 
 export { REMEMBERED_IDS } from "./requests-in-flight.js";
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
-export class Session implements ServerSession, HandshakeSession, LoadingSession {
+export class Session implements ServerSession, LoadingSession {
   /** @internal Where the connection is in the handshake, and what it negotiated (session/handshake.ts). */
   readonly lifecycle = new Lifecycle();
   /** @internal While a revision loads, incoming messages wait there, in order (session/revisions.ts). */
@@ -112,8 +112,8 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
 
   /** The revision negotiated by initialize, or undefined before (and on a connection without a handshake). */
   get revision(): string | undefined {
-    const { scope, settling } = this.lifecycle;
-    return (scope?.wire ?? settling)?.info.name;
+    const { scope, negotiated } = this.lifecycle;
+    return (scope?.wire ?? negotiated)?.info.name;
   }
 
   get isInitialized(): boolean {
@@ -135,14 +135,14 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
 
   /** The client's name and version from initialize. */
   get clientInfo(): Implementation | undefined {
-    const { scope, settling } = this.lifecycle;
-    return scope?.clientInfo ?? (settling?.clientInfo as Implementation | undefined);
+    const { scope, negotiated } = this.lifecycle;
+    return scope?.clientInfo ?? (negotiated?.clientInfo as Implementation | undefined);
   }
 
   /** The client's capabilities from initialize (as sent, in its revision's shape). */
   get clientCapabilities(): ClientCapabilities | undefined {
-    const { scope, settling } = this.lifecycle;
-    return (scope ?? settling)?.clientCapabilities as ClientCapabilities | undefined;
+    const { scope, negotiated } = this.lifecycle;
+    return (scope ?? negotiated)?.clientCapabilities as ClientCapabilities | undefined;
   }
 
   /** The level set by logging/setLevel; until then every level passes. */
@@ -248,13 +248,14 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
         });
         return;
       case "request":
-        this.receiveRequest(
-          message as Record<string, unknown>,
-          classification.method,
-          classification.id,
+        this.receiveRequest({
+          message: message as Record<string, unknown>,
+          method: classification.method,
+          id: classification.id,
           reply,
           channel,
-        );
+          length: this.receivedLength,
+        });
         return;
       case "notification":
         this.receiveNotification(message as Record<string, unknown>, classification.method);
@@ -271,14 +272,9 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
     }
   }
 
-  private receiveRequest(
-    message: Record<string, unknown>,
-    method: string,
-    id: RequestId,
-    reply: Inflight["reply"],
-    channel: Channel,
-  ): void {
-    const refused = refusal(id, channel, this.receivedLength, this.host.sessionLimits, this.lifecycle, this.requests);
+  private receiveRequest(request: IncomingRequest): void {
+    const { message, method, id, reply, channel } = request;
+    const refused = refusal(request, this.host.sessionLimits, this.lifecycle, this.requests);
     if (refused) {
       reply(errorJson(id, refused.code, refused.message), { code: refused.code, malformed: refused.malformed });
       return;
@@ -286,8 +282,12 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
     const headerVersion = channel.headers && headerValue(channel.headers, "mcp-protocol-version");
     // initialize opens a handshake session, unless it states a per-request version: there it is
     // a method the revision does not have (-32601; Streamable HTTP 404).
-    if (method === "initialize" && !channel.isolated && !statesPerRequest(message, this.host.served, headerVersion)) {
-      receiveInitialize(this, message, id, reply);
+    if (
+      method === "initialize" &&
+      !channel.singleRequest &&
+      !statesPerRequest(message, this.host.served, headerVersion)
+    ) {
+      receiveInitialize(this, request);
       return;
     }
     const { scope } = this.lifecycle;
@@ -297,27 +297,20 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
         reply(errorJson(id, era.code, era.message, era.data), { code: era.code, malformed: era.malformed });
         return;
       case "per-request":
-        this.loads.withRevision(era.info, id, reply, (wire) =>
-          this.handle(message, method, id, reply, channel, this.requestScope(wire, message)),
-        );
+        this.loads.withRevision(era.info, request, (wire) => this.handle(request, this.requestScope(wire, message)));
         return;
       case "session":
         if (scope) {
-          this.handle(message, method, id, reply, channel, scope);
+          this.handle(request, scope);
           return;
         }
-        this.beforeInitialize(message, method, id, reply, channel);
+        this.beforeInitialize(request);
     }
   }
 
   /** A handshake client's request before initialize: only the overlay's pre-handshake methods pass. */
-  private beforeInitialize(
-    message: Record<string, unknown>,
-    method: string,
-    id: RequestId,
-    reply: Inflight["reply"],
-    channel: Channel,
-  ): void {
+  private beforeInitialize(request: IncomingRequest): void {
+    const { method, id, reply } = request;
     const newest = this.host.served.handshake.at(-1);
     if (!newest || !(newest.beforeInitialized?.client ?? []).includes(method)) {
       reply(
@@ -330,15 +323,8 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
       );
       return;
     }
-    this.loads.withRevision(newest, id, reply, (wire) =>
-      this.handle(
-        message,
-        method,
-        id,
-        reply,
-        channel,
-        sessionScope(wire, {}, undefined, this.host.capabilitiesFor(wire)),
-      ),
+    this.loads.withRevision(newest, request, (wire) =>
+      this.handle(request, sessionScope(wire, {}, undefined, this.host.capabilitiesFor(wire))),
     );
   }
 
@@ -358,18 +344,11 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
   }
 
   /** A request at a known scope: the checks before its handler (request/admit.ts), then the handler. */
-  private handle(
-    message: Record<string, unknown>,
-    method: string,
-    id: RequestId,
-    reply: Inflight["reply"],
-    channel: Channel,
-    scope: Scope,
-  ): void {
-    const admitted = admit(this.host, message, method, id, reply, channel, scope);
+  private handle(request: IncomingRequest, scope: Scope): void {
+    const admitted = admit(this.host, request, scope);
     if (!admitted) return;
     const { inflight, core, handler } = admitted;
-    inflight.length = this.receivedLength;
+    const { channel } = request;
     this.requests.add(inflight);
     if (core)
       this.invoke(
@@ -380,7 +359,7 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
     else this.invoke(inflight, handler!, false);
     // Closing the exchange cancels what is still running (a request answered at once needs no watch).
     // A request that turned into a task outlives its response (tasks.md, basic/utilities/tasks).
-    if (channel.isolated && !inflight.done)
+    if (channel.singleRequest && !inflight.done)
       channel.onClose?.(() => {
         if (!inflight.task) inflight.cancel("the client closed the request's response");
       });
@@ -421,7 +400,7 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
 
   private receiveNotification(message: Record<string, unknown>, method: string): void {
     const { tables, info } = this.lifecycle.scope?.wire ?? loadedHandlerRevision;
-    const entry = hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
+    const entry = Object.hasOwn(tables.methods, method) ? tables.methods[method] : undefined;
     // Notifications are never answered (basic#notifications): what cannot be used is logged and dropped.
     if (!entry || entry.kind !== "notification" || entry.direction === "server-to-client") {
       this.host.logger("debug", `ignored notification ${method}: not a client notification in revision ${info.name}`);
@@ -439,7 +418,9 @@ export class Session implements ServerSession, HandshakeSession, LoadingSession 
       }
       return;
     }
-    const handler = hasOwn(this.host.notificationHandlers, method) ? this.host.notificationHandlers[method] : undefined;
+    const handler = Object.hasOwn(this.host.notificationHandlers, method)
+      ? this.host.notificationHandlers[method]
+      : undefined;
     if (!handler) return;
     try {
       handler(message["params"] ?? {}, this);

@@ -157,7 +157,7 @@ export class TaskService implements TaskKeeper {
    * Called as a tool with task options starts: refuses a client that cannot
    * take a required task, and arms the turn into a task when it can take one.
    */
-  arm(options: ToolTaskOptions, context: RequestContext, params: unknown): void {
+  schedule(options: ToolTaskOptions, context: RequestContext, params: unknown): void {
     const inflight = context.inflight;
     const flavour = flavourOf(inflight.scope.wire);
     const accepts = flavour?.accepts(inflight.scope, inflight.wireParams ?? params) ?? false;
