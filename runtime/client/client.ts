@@ -102,7 +102,7 @@ export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resul
 
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
-export class Client implements ClientCore {
+export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** What tools/list taught: header parameters and output schemas (tool-catalog.ts). */
   private readonly tools = new ToolCatalog((error) => this.warn(error));
@@ -119,10 +119,43 @@ export class Client implements ClientCore {
     instructions?: string;
   } = {};
 
+  /** What the feature modules (tasks.ts, subscriptions.ts) use of this client, kept off its public API. */
+  private readonly core: ClientCore;
+
   private constructor(
     private readonly connection: Connection,
     private readonly options: ClientOptions,
-  ) {}
+  ) {
+    const client = this;
+    this.core = {
+      get wire() {
+        return client.wire;
+      },
+      get revision() {
+        return client.revision;
+      },
+      get serverInfo() {
+        return client.serverInfo;
+      },
+      get serverCapabilities() {
+        return client.serverCapabilities;
+      },
+      get closed() {
+        return client.closed;
+      },
+      get whenClosed() {
+        return client.whenClosed;
+      },
+      get lifetime() {
+        return client.lifetime;
+      },
+      request: (method, params, options) => client.request(method as ClientRequestMethod, params as never, options),
+      wireRequest: (method, params, options) => client.wireRequest(method, params, options),
+      on: (method, listener) => client.on(method, listener),
+      answerServer: (method, params, signal) => client.answerServer(method, params, signal),
+      close: () => client.close(),
+    };
+  }
 
   /** Starts the transport, finds the server's era and revision (or uses the pinned one), and handshakes where the era has one. */
   static async connect(transport: ClientTransport, options: ClientOptions = {}): Promise<Client> {
@@ -383,7 +416,7 @@ export class Client implements ClientCore {
    * server makes of a plain call is polled to its end too.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
-    const result = await callTool(this, name, args, options);
+    const result = await callTool(this.core, name, args, options);
     if (this.options.validateToolOutput !== false) {
       const compiling = this.tools.outputSchemas.check(name, result as unknown as Record<string, unknown>);
       if (compiling) await compiling;
@@ -393,17 +426,17 @@ export class Client implements ClientCore {
 
   /** Calls a tool as a task where the server offers tasks: the handle polls it (tasks.ts). */
   callToolAsTask(name: string, args: Record<string, unknown> = {}, options?: TaskCallOptions): Promise<ToolTask> {
-    return callToolAsTask(this, name, args, options);
+    return callToolAsTask(this.core, name, args, options);
   }
 
   /** A task's handle by its id, e.g. one kept from an earlier connection (tasks.md#task-polling). */
   task(taskId: string): ToolTask {
-    return taskHandle(this, taskId);
+    return taskHandle(this.core, taskId);
   }
 
   /** The server's tasks for this client, all pages (2025-11-25 tasks/list; the tasks extension has none). */
   listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
-    return listTasks(this, options);
+    return listTasks(this.core, options);
   }
 
   /**
@@ -416,15 +449,15 @@ export class Client implements ClientCore {
     listener: SubscriptionListener,
     options?: SubscribeOptions,
   ): Promise<Subscription> {
-    return subscribe(this, filter, listener, options);
+    return subscribe(this.core, filter, listener, options);
   }
 
   /**
-   * @internal A request of any method the wire revision has (resources/subscribe,
+   * A request of any method the wire revision has (resources/subscribe,
    * tasks/*), its params and _meta as for request(), its result converted
    * only where the handler revision has the method and rawResult is not set.
    */
-  wireRequest(
+  private wireRequest(
     method: string,
     params: Record<string, unknown>,
     options: WireRequestOptions = {},
@@ -517,8 +550,8 @@ export class Client implements ClientCore {
       : result;
   }
 
-  /** @internal The handler for sampling, elicitation or roots (answers.ts). */
-  answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  /** The handler for sampling, elicitation or roots (answers.ts). */
+  private answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     return answerWithHandlers(this.options, method, params, signal);
   }
 
@@ -536,13 +569,13 @@ export class Client implements ClientCore {
     return this.connection.ended;
   }
 
-  /** @internal Aborted with a ConnectionClosedError once the client is closed (tasks.ts ends its polls on it). */
-  get lifetime(): AbortSignal {
+  /** Aborted with a ConnectionClosedError once the client is closed (tasks.ts ends its polls on it). */
+  private get lifetime(): AbortSignal {
     return this.connection.lifetime;
   }
 
-  /** @internal The wire revision's tables and shims, as the feature modules need them. */
-  get wire(): LoadedRevision {
+  /** The wire revision's tables and shims, as the feature modules need them. */
+  private get wire(): LoadedRevision {
     return this.connection.wire;
   }
 }

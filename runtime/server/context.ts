@@ -69,17 +69,24 @@ export class Inflight {
   }
 }
 
+/** The request a context is for, and its session: what the server's features read of a RequestContext. */
+export let requestOf!: (context: RequestContext) => Inflight;
+export let sessionOf!: (context: RequestContext) => ServerSession;
+
 /**
  * What a handler gets besides its params: cancellation, progress, logging,
  * the client's input, and who the client is.
  */
 export class RequestContext {
-  /** @internal */
+  static {
+    requestOf = (context) => context.inflight;
+    sessionOf = (context) => context.session;
+  }
+
+  /** Made by the session for each request it runs. */
   constructor(
-    /** @internal */
-    readonly session: ServerSession,
-    /** @internal */
-    readonly inflight: Inflight,
+    private readonly session: ServerSession,
+    private readonly inflight: Inflight,
   ) {}
 
   /** Aborted when the client cancels the request or the connection closes. */
@@ -220,6 +227,8 @@ export interface ServerSession {
   readonly isInitialized: boolean;
   /** An unguessable id, the owner of its 2025-11-25 tasks. */
   readonly sessionId: string;
+  /** The sessionId, if anything asked for it. */
+  readonly sessionIdIfAny: string | undefined;
   /** The session was assumed for one stateless POST (no handshake, no session id): it ends with it. */
   readonly isStateless: boolean;
   /** The handshake session's scope: undefined before initialize, and on a connection without a handshake. */

@@ -22,15 +22,14 @@ import {
 import type { ObjectSchema } from "../protocol/json-schema.js";
 import { isLoggingLevel, stderrLogger, type ServerLogger } from "./logging.js";
 import { paginate, withCursor } from "./features/pagination.js";
-import { Session } from "./session/session.js";
-import type { RequestContext } from "./context.js";
+import { connectionOf, Session } from "./session/session.js";
+import { requestOf, type RequestContext } from "./context.js";
 import type { CoreMethod, MethodHandler, ServerSession, SessionHost } from "./context.js";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
 import type { LoadedRevision } from "../protocol/revisions.js";
 import { ServedRevisions } from "./session/revisions.js";
 import { RequestStateCodec } from "./input/request-state.js";
 import { Listeners } from "./subscriptions.js";
-import type { HeaderParam } from "../protocol/headers.js";
 import { META_SERVER_INFO } from "../protocol/meta.js";
 import { ToolCatalog, type TaskScheduler } from "./features/tools.js";
 import { TaskService } from "./tasks/service.js";
@@ -60,18 +59,32 @@ import type {
 // completion#completion-results: at most 100 values in one response.
 const MAX_COMPLETIONS = 100;
 
-export class McpServer implements SessionHost {
-  readonly logger: ServerLogger;
-  readonly requestTimeoutMs: number;
-  readonly sessionLimits: Required<SessionLimits>;
+/**
+ * What the transports read of a server besides its public API: the host its
+ * sessions are served by (its logger, the revisions it serves). mcpgen/server
+ * does not export it.
+ */
+export let hostOf!: (server: McpServer) => SessionHost;
+
+export class McpServer {
+  static {
+    hostOf = (server) => server.host;
+  }
+
+  private readonly logger: ServerLogger;
+  private readonly requestTimeoutMs: number;
+  private readonly sessionLimits: Required<SessionLimits>;
   private readonly pageSize: number;
   private readonly toolCatalog: ToolCatalog;
   private readonly resources: ResourceCatalog;
   private readonly prompts: PromptCatalog;
-  private readonly openSessions = new Set<Session>();
-  readonly served: ServedRevisions;
-  readonly requestState: RequestStateCodec;
-  readonly serverInfoInResults: boolean;
+  /** The open sessions, by the connection behind each. */
+  private readonly openSessions = new Map<ServerSession, Session>();
+  private readonly served: ServedRevisions;
+  private readonly requestState: RequestStateCodec;
+  private readonly serverInfoInResults: boolean;
+  /** What each session needs of this server, kept apart from its public API. */
+  private readonly host: SessionHost;
   private readonly listeners: Listeners;
   private readonly notices: ChangeNotices;
   /** The server's capabilities per revision tables, until a feature changes. */
@@ -112,17 +125,34 @@ export class McpServer implements SessionHost {
         taskSignal: (message) => this.taskService?.signal(message.taskId, message),
       },
     );
+    this.host = {
+      handlers: this.handlers,
+      coreMethods: this.coreMethods,
+      notificationHandlers: this.notificationHandlers,
+      served: this.served,
+      info: this.info,
+      instructions: options.instructions,
+      capabilitiesFor: (revision) => this.capabilitiesFor(revision),
+      logger: this.logger,
+      requestTimeoutMs: this.requestTimeoutMs,
+      sessionLimits: this.sessionLimits,
+      requestState: this.requestState,
+      serverInfoInResults: this.serverInfoInResults,
+      toolHeaders: (name) => this.toolCatalog.headers(name),
+      initialized: () => this.warmUp(),
+      closed: (session) => this.sessionClosed(session),
+    };
   }
 
   /** The connected sessions, as they are now (a new set on each read). */
   get sessions(): ReadonlySet<Session> {
-    return new Set(this.openSessions);
+    return new Set(this.openSessions.values());
   }
 
   /** Opens a session for a transport; `send` writes one message. */
   connect(send: (json: string) => void): Session {
-    const session = new Session(this, send);
-    this.openSessions.add(session);
+    const session = new Session(this.host, send);
+    this.openSessions.set(connectionOf(session), session);
     return session;
   }
 
@@ -134,7 +164,7 @@ export class McpServer implements SessionHost {
   close(): void {
     this.listeners.closeAll();
     // A copy: each close removes its session from the set.
-    for (const session of [...this.openSessions]) session.close();
+    for (const session of [...this.openSessions.values()]) session.close();
   }
 
   // --- registration -------------------------------------------------------------
@@ -201,10 +231,10 @@ export class McpServer implements SessionHost {
       const entry = Object.hasOwn(served.tables.methods, method) ? served.tables.methods[method] : undefined;
       if (!entry || entry.kind !== "request" || entry.direction === "server-to-client")
         throw new TypeError(`extension ${served.tables.identifier} has no request ${method} that a client sends`);
-      if (Object.hasOwn(this.coreMethodTable, method)) throw new TypeError(`${method} already has a handler`);
+      if (Object.hasOwn(this.coreMethods, method)) throw new TypeError(`${method} already has a handler`);
     }
     for (const [method, handler] of Object.entries(definition.handlers))
-      this.coreMethodTable[method] = (params, _inflight, _session, context) => handler(params, context);
+      this.coreMethods[method] = (params, _inflight, _session, context) => handler(params, context);
     this.forgetCapabilities();
   }
 
@@ -275,7 +305,7 @@ export class McpServer implements SessionHost {
     );
     // 2025-11-25 only (the method tables say where they exist).
     for (const [method, handler] of Object.entries(methods.core))
-      this.coreMethodTable[method] = (params, _inflight, _session, context) => handler(params, context);
+      this.coreMethods[method] = (params, _inflight, _session, context) => handler(params, context);
     this.forgetCapabilities();
   }
 
@@ -294,11 +324,6 @@ export class McpServer implements SessionHost {
    */
   resourceUpdated(uri: string): void {
     this.notices.resourceUpdated(uri);
-  }
-
-  /** The x-mcp-header parameters of a registered tool. */
-  toolHeaders(name: string): readonly HeaderParam[] | undefined {
-    return this.toolCatalog.headers(name);
   }
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
@@ -364,7 +389,7 @@ export class McpServer implements SessionHost {
    * where the revision's ServerCapabilities takes an object there and `true`
    * where it takes a flag.
    */
-  capabilitiesFor(wire: Pick<LoadedRevision, "tables">): unknown {
+  private capabilitiesFor(wire: Pick<LoadedRevision, "tables">): unknown {
     const { tables } = wire;
     // Every per-request request asks, at the same revision almost always: the last answer before the WeakMap's lookup.
     if (tables === this.lastCapabilityTables) return this.lastCapabilities;
@@ -395,10 +420,6 @@ export class McpServer implements SessionHost {
     return this.capabilitiesFor({ tables: handlerTables }) as ServerCapabilities;
   }
 
-  initialized(): void {
-    this.warmUp();
-  }
-
   /**
    * Compiles every tool's input and output schemas now, loading ajv if one
    * needs it; rejects naming the first invalid one. A server does this by
@@ -424,9 +445,9 @@ export class McpServer implements SessionHost {
     this.toolCatalog.compileSoon();
   }
 
-  closed(session: Session): void {
-    this.openSessions.delete(session);
-    const id = session.sessionIdIfAny; // made when a 2025-11-25 task or task request met the session
+  private sessionClosed(closed: ServerSession): void {
+    this.openSessions.delete(closed);
+    const id = closed.sessionIdIfAny; // made when a 2025-11-25 task or task request met the session
     if (id !== undefined) this.taskService?.sessionClosed(id);
   }
 
@@ -438,11 +459,7 @@ export class McpServer implements SessionHost {
    * resources/subscribe until 2025-11-25; server/discover and
    * subscriptions/listen from 2026-07-28), and the method table says which.
    */
-  get coreMethods(): { readonly [method: string]: CoreMethod } {
-    return this.coreMethodTable;
-  }
-
-  private readonly coreMethodTable: { [method: string]: CoreMethod } = {
+  private readonly coreMethods: { [method: string]: CoreMethod } = {
     ping: () => ({}),
     "logging/setLevel": (params, _inflight, session) => {
       if (!isLoggingLevel(params["level"]))
@@ -481,13 +498,13 @@ export class McpServer implements SessionHost {
     "subscriptions/listen": (params, inflight, session) => this.listeners.listen(params, inflight, session),
   };
 
-  readonly handlers: { readonly [method: string]: MethodHandler } = {
+  private readonly handlers: { readonly [method: string]: MethodHandler } = {
     // tools/list in a deterministic order (changelog minor change 3), by name.
     "tools/list": (params: { cursor?: string }, context: RequestContext) => {
       const page = paginate(this.toolCatalog.sorted(), params.cursor, this.pageSize);
       // 2025-11-25 server/tools#tool-level-negotiation: where the client asks for tasks, each tool says
       // whether it runs as one (execution.taskSupport; the handler revision has no such member).
-      const withExecution = this.servingTasks && flavourOf(context.inflight.scope.wire)?.clientAsks;
+      const withExecution = this.servingTasks && flavourOf(requestOf(context).scope.wire)?.clientAsks;
       const tools = page.items.map((t) =>
         withExecution && t.task ? { ...t.tool, execution: { taskSupport: t.task.support ?? "optional" } } : t.tool,
       );
@@ -513,15 +530,16 @@ export class McpServer implements SessionHost {
     "completion/complete": (params: CompleteRequestParams) => this.complete(params),
   };
 
-  readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void } = {
-    "notifications/cancelled": (params: { requestId?: string | number; reason?: string }, session) => {
-      if (params.requestId !== undefined) session.cancelRequest(params.requestId, params.reason);
-    },
-    // Every session a host serves is one of its Session objects (connect() made it).
-    "notifications/roots/list_changed": (_params: unknown, session) => {
-      this.options.onRootsListChanged?.(session as Session);
-    },
-  };
+  private readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void } =
+    {
+      "notifications/cancelled": (params: { requestId?: string | number; reason?: string }, session) => {
+        if (params.requestId !== undefined) session.cancelRequest(params.requestId, params.reason);
+      },
+      "notifications/roots/list_changed": (_params: unknown, session) => {
+        const opened = this.openSessions.get(session);
+        if (opened) this.options.onRootsListChanged?.(opened);
+      },
+    };
 
   private async complete(params: CompleteRequestParams): Promise<Returned<CompleteResult>> {
     const { ref, argument } = params;

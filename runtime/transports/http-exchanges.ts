@@ -3,7 +3,7 @@
 // response, or an SSE stream), for handshake sessions and for per-request
 // revisions, and the stateful session they belong to.
 import type { ServerResponse } from "node:http";
-import type { McpServer } from "../server/mcp-server.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
 import type { Channel, Session } from "../server/session/session.js";
 import type { RequestHeaders } from "../protocol/headers.js";
 import type { ReplyOutcome } from "../server/request/reply.js";
@@ -79,7 +79,7 @@ export class HttpSession {
     private readonly store: EventStore,
     private readonly retryMs: number,
   ) {
-    this.logger = server.logger;
+    this.logger = hostOf(server).logger;
     // What no request caused (list_changed, resource updates) goes on the standalone stream, if any.
     this.session = server.connect((json) => this.sendStandalone(json));
   }

@@ -14,7 +14,8 @@ import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../revision-facts.js";
-import type { McpServer } from "../server/mcp-server.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
+import type { SessionHost } from "../server/context.js";
 import type { Session } from "../server/session/session.js";
 import { statedVersion } from "../protocol/meta.js";
 import {
@@ -116,10 +117,14 @@ export class StreamableHttpTransport {
   /** The 2024-11-05 HTTP+SSE endpoints, unless turned off (HttpOptions.legacySse). */
   private readonly legacySse: LegacySseEndpoints | null;
 
+  /** What this transport reads of its server: its logger, the revisions it serves. */
+  private readonly host: SessionHost;
+
   constructor(
     private readonly server: McpServer,
     options: HttpOptions = {},
   ) {
+    this.host = hostOf(server);
     this.guard = new RebindingGuard(options.host ?? "127.0.0.1", options);
     this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
     const legacy = options.legacySse === false ? null : (options.legacySse ?? {});
@@ -142,7 +147,7 @@ export class StreamableHttpTransport {
         `maxHeldBodyBytes (${maxHeld}) must be at least maxBodyBytes (${this.options.maxBodyBytes})`,
       );
     this.bodies = new BodyBudget(maxHeld);
-    this.table = new HttpSessionTable(this.options, server.logger, options.sessionIdPrefix ?? "");
+    this.table = new HttpSessionTable(this.options, this.host.logger, options.sessionIdPrefix ?? "");
     this.legacySse = this.options.legacy
       ? new LegacySseEndpoints(
           server,
@@ -179,7 +184,7 @@ export class StreamableHttpTransport {
 
   /** A request whose handling threw: logged, and a 500 if nothing was sent yet. */
   private failed(request: IncomingMessage, response: ServerResponse, error: unknown): void {
-    this.server.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
+    this.host.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
     if (!response.headersSent) httpError(response, 500, "Internal Server Error");
     else response.end();
   }
@@ -215,7 +220,7 @@ export class StreamableHttpTransport {
     // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
     const resourceServer = this.resourceServer;
     this.guarded(request, response, async () => {
-      const outcome = await resourceServer.authenticate(request, (message) => this.server.logger("warning", message));
+      const outcome = await resourceServer.authenticate(request, (message) => this.host.logger("warning", message));
       // The client left while its token was checked: its response's `close` has fired already, so
       // a session or stream opened for it now would wait for that event forever. Nothing to answer.
       if (response.destroyed) return;
@@ -277,7 +282,7 @@ export class StreamableHttpTransport {
   ): void {
     // Read once: it decides the era, then whether a session's request names a version the server serves.
     const version = header(request.headers["mcp-protocol-version"]);
-    const named = version === undefined ? undefined : this.server.served.forVersion(version);
+    const named = version === undefined ? undefined : this.host.served.forVersion(version);
     if (this.perRequest(named, message)) return this.postPerRequest(request, response, message, auth);
     if (!this.options.sessions) return this.postStateless(response, message, auth, version);
 
@@ -353,7 +358,7 @@ export class StreamableHttpTransport {
       this.options.responseMode,
       request.headers,
       this.options.keepAliveMs,
-      this.server.logger,
+      this.host.logger,
       auth,
     );
     if (!this.perRequestSession().receiveMessage(message, exchange)) endAccepted(response);
@@ -447,12 +452,12 @@ export class StreamableHttpTransport {
    */
   private checkVersion(request: IncomingMessage): string | undefined {
     const version = header(request.headers["mcp-protocol-version"]);
-    if (version === undefined || this.server.served.forVersion(version)) return undefined;
+    if (version === undefined || this.host.served.forVersion(version)) return undefined;
     return this.unsupportedVersion(version);
   }
 
   private unsupportedVersion(version: string): string {
-    return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.server.served.supportedVersions.join(", ")})`;
+    return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.host.served.supportedVersions.join(", ")})`;
   }
 
   /** The body as one JSON value and the length of its text, to `then`; or an error response (413, 415, 400, 503) and no call. */

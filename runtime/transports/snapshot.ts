@@ -21,7 +21,7 @@ import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
 import type { RevisionInfo } from "../revision-facts.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
-import type { McpServer } from "../server/mcp-server.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";
 
 export interface SnapshotOptions extends StdioOptions {
@@ -62,7 +62,7 @@ export function serveStdioFromSnapshot(server: McpServer, options: SnapshotOptio
 
 /** The revisions `warm` names, checked against the server's; by default the newest released one of each lifecycle. */
 export function warmedRevisions(server: McpServer, warm: SnapshotOptions["warm"]): RevisionInfo[] {
-  const served = server.served.all;
+  const served = hostOf(server).served.all;
   if (warm === "all") return [...served];
   if (warm) {
     const unknown = warm.filter((name) => !served.some((r) => r.name === name));

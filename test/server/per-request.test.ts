@@ -6,6 +6,7 @@
 // request they answer.
 import type { Channel } from "../../runtime/server/context.js";
 import { afterEach, describe, expect, test } from "vitest";
+import { hostOf } from "../../runtime/server/mcp-server.js";
 import { McpServer, type ElicitResult, type ServerOptions } from "../../runtime/server/index.js";
 import {
   SERVER_INFO,
@@ -546,9 +547,9 @@ describe("explicit multi round-trip style", () => {
     const logged: string[] = [];
     const server = buildServer({ logger: (level, message) => logged.push(`${level}: ${message}`) });
     const client = await connect(server);
-    const loaded = server.served.loaded.bind(server.served);
-    server.served.loaded = () => {
-      server.served.loaded = loaded;
+    const loaded = hostOf(server).served.loaded.bind(hostOf(server).served);
+    hostOf(server).served.loaded = () => {
+      hostOf(server).served.loaded = loaded;
       throw new Error("a defect");
     };
     const failed = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });

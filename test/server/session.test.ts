@@ -2,6 +2,7 @@
 // initialize handshake: every server message is checked by the generated
 // validator of the negotiated revision (ScriptedClient.problems).
 import { afterEach, describe, expect, test } from "vitest";
+import { hostOf } from "../../runtime/server/mcp-server.js";
 import { McpServer } from "../../runtime/server/index.js";
 import { REMEMBERED_IDS } from "../../runtime/server/session/session.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
@@ -517,7 +518,7 @@ test("when the negotiated revision's shims cannot load after initialize was answ
   const revision = statefulRevisions.at(-1)!;
   // As in a fresh process whose install lost a shims chunk: initialize is answered from the tables
   // alone (handshake.ts), and the wire with the shims fails to load right after.
-  const revisions = server.served;
+  const revisions = hostOf(server).served;
   const tablesOf = (wire: { info: RevisionInfo; tables: MessageTables }) => ({ info: wire.info, tables: wire.tables });
   const loadedForHandshake = revisions.loadedForHandshake.bind(revisions);
   const loadForHandshake = revisions.loadForHandshake.bind(revisions);
@@ -556,7 +557,7 @@ test.each(["2025-03-26", statefulRevisions.at(-1)!])(
       sessionLimits: { queuedMessages: 2 },
     });
     // The revision initialize asks for loads until the test has sent what it sends meanwhile.
-    const revisions = server.served;
+    const revisions = hostOf(server).served;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const loadedForHandshake = revisions.loadedForHandshake.bind(revisions);
@@ -687,7 +688,7 @@ test("a session closed while the revision its message needs loads stays closed: 
   server.tool("count", { inputSchema: { type: "object" } }, () => String(++started));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const revisions = server.served;
+  const revisions = hostOf(server).served;
   const loaded = revisions.loaded.bind(revisions);
   const load = revisions.load.bind(revisions);
   let loading = true;

@@ -13,7 +13,7 @@ import type {
   PromptArgument,
 } from "../../protocol/handler-revision.js";
 import type { InputRequired } from "../input/round.js";
-import type { RequestContext } from "../context.js";
+import { requestOf, type RequestContext } from "../context.js";
 import type { DefinitionCheck } from "./tools.js";
 
 interface RegisteredPrompt {
@@ -74,7 +74,7 @@ export class PromptCatalog {
     const registered = this.byName.get(params.name);
     // server/prompts#error-handling: invalid prompt name and missing arguments are -32602.
     if (!registered) throw invalidParams(`Unknown prompt: ${params.name}`, { name: params.name });
-    requireScopes(context.inflight.channel.authorization, registered.scopes, `prompt ${params.name}`);
+    requireScopes(requestOf(context).channel.authorization, registered.scopes, `prompt ${params.name}`);
     const args = params.arguments ?? {};
     for (const argument of registered.prompt.arguments ?? [])
       if (argument.required && args[argument.name] === undefined)

@@ -24,7 +24,7 @@ import type {
   ResourceTemplate,
 } from "../../protocol/handler-revision.js";
 import { InputRequired } from "../input/round.js";
-import type { RequestContext } from "../context.js";
+import { requestOf, type RequestContext } from "../context.js";
 import type { DefinitionCheck } from "./tools.js";
 import { UriTemplate } from "./uri-template.js";
 
@@ -129,7 +129,7 @@ export class ResourceCatalog {
     let cache: CacheHint | undefined;
     const fixed = this.resources.get(uri);
     if (fixed) {
-      requireScopes(context.inflight.channel.authorization, fixed.scopes, `resource ${uri}`);
+      requireScopes(requestOf(context).channel.authorization, fixed.scopes, `resource ${uri}`);
       mimeType = fixed.resource.mimeType;
       cache = fixed.cache;
       returned = await fixed.handler(uri, context);
@@ -137,7 +137,7 @@ export class ResourceCatalog {
       for (const { matcher, template, handler, definition } of this.templates.values()) {
         const variables = matcher.match(uri);
         if (!variables) continue;
-        requireScopes(context.inflight.channel.authorization, definition.scopes, `resource ${uri}`);
+        requireScopes(requestOf(context).channel.authorization, definition.scopes, `resource ${uri}`);
         mimeType = template.mimeType;
         cache = definition.cache;
         returned = await handler(uri, variables, context);

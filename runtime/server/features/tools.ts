@@ -25,7 +25,7 @@ import { headerParams, type HeaderParam } from "../../protocol/headers.js";
 import { InputRequired } from "../input/round.js";
 import type { ToolTaskOptions } from "../tasks/service.js";
 import { checkedScopes, requireScopes } from "../authorization.js";
-import type { RequestContext } from "../context.js";
+import { requestOf, type RequestContext } from "../context.js";
 import type { Returned, ToolDefinition, ToolHandler, ToolReturn } from "../definitions.js";
 
 export interface RegisteredTool {
@@ -171,7 +171,7 @@ export class ToolCatalog {
     const tool = this.byName.get(params.name);
     // server/tools#error-handling: an unknown tool is a protocol error...
     if (!tool) throw invalidParams(`Unknown tool: ${params.name}`, { name: params.name });
-    requireScopes(context.inflight.channel.authorization, tool.scopes, `tool ${params.name}`);
+    requireScopes(requestOf(context).channel.authorization, tool.scopes, `tool ${params.name}`);
     const inputCheck = tool.inputCheck;
     if (!inputCheck) return this.schemaCheck(tool, "input").then(() => this.call(params, context, scheduleTask));
     const problems = inputCheck(params.arguments ?? {});

@@ -25,7 +25,7 @@ export class ChangeNotices {
 
   constructor(
     /** The server's open sessions (McpServer.connect adds each, its close removes it). */
-    private readonly sessions: ReadonlySet<Session>,
+    private readonly sessions: ReadonlyMap<unknown, Session>,
     private readonly listeners: Listeners,
     private readonly logger: ServerLogger,
     /** ServerOptions.listChanged: whether list_changed is sent at all. */
@@ -51,7 +51,7 @@ export class ChangeNotices {
 
   /** Sends a log message to every initialized client, each filtered by the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const session of this.sessions) if (session.isInitialized) session.log(level, data, logger);
+    for (const session of this.sessions.values()) if (session.isInitialized) session.log(level, data, logger);
   }
 
   /** Tells the other processes; a bus that fails is logged, this process's clients are told anyway. */
@@ -75,12 +75,12 @@ export class ChangeNotices {
   private deliverListChanged(feature: Feature): void {
     if (!this.listChanged) return;
     const method = `notifications/${feature}/list_changed`;
-    for (const session of this.sessions) if (session.isInitialized) session.notify(method);
+    for (const session of this.sessions.values()) if (session.isInitialized) session.notify(method);
     this.listeners.listChanged(method);
   }
 
   private deliverResourceUpdated(uri: string): void {
-    for (const session of this.sessions)
+    for (const session of this.sessions.values())
       if (session.isSubscribed(uri)) session.notify("notifications/resources/updated", { uri });
     this.listeners.resourceUpdated(uri);
   }

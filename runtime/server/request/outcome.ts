@@ -3,7 +3,7 @@
 // wire revision's codes, the input it asks for (basic/patterns/mrtr: an
 // InputRequiredResult on a per-request revision; server-to-client requests,
 // then the handler again, on a handshake one), or a task (tasks/service.ts). Session
-// (session/session.ts) receives, dispatches and invokes; these functions take it as
+// (session/connection.ts) receives, dispatches and invokes; these functions take it as
 // the ServerSession they need.
 import { isObject, type Check } from "../../validation.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../protocol/handler-revision.js";

@@ -13,7 +13,7 @@
 import { isObject } from "../../validation.js";
 import type { BusMessage } from "../outgoing/bus.js";
 import { declared } from "../capabilities.js";
-import type { Inflight, RequestContext, ServerSession } from "../context.js";
+import { requestOf, sessionOf, type Inflight, type RequestContext, type ServerSession } from "../context.js";
 import type { Scope, TaskOutcome } from "../types.js";
 import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "../errors.js";
 import type { ServerLogger } from "../logging.js";
@@ -70,6 +70,11 @@ export interface TasksOptions {
 }
 
 /** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
+/** The request a context is for, as the task service asks whose tasks it may see. */
+function requesterOf(context: RequestContext): Requester {
+  return { inflight: requestOf(context), session: sessionOf(context) };
+}
+
 export interface Requester {
   readonly inflight: Inflight;
   readonly session: ServerSession;
@@ -158,14 +163,14 @@ export class TaskService implements TaskKeeper {
    * take a required task, and arms the turn into a task when it can take one.
    */
   schedule(options: ToolTaskOptions, context: RequestContext, params: unknown): void {
-    const inflight = context.inflight;
+    const inflight = requestOf(context);
     const flavour = flavourOf(inflight.scope.wire);
     const accepts = flavour?.accepts(inflight.scope, inflight.wireParams ?? params) ?? false;
     if (!accepts) {
       if (options.support === "required") throw this.cannotTakeTask(flavour, inflight.scope);
       return;
     }
-    const owner = flavour!.owner(inflight.scope, context.session, inflight.channel.authorization);
+    const owner = flavour!.owner(inflight.scope, sessionOf(context), inflight.channel.authorization);
     // Where the request must become a task (the client asked for one, or the tool runs only as
     // one), a requestor at its limit is refused before the handler runs; the turn counts exactly.
     const mustBeTask = flavour!.clientAsks || options.support === "required";
@@ -177,9 +182,9 @@ export class TaskService implements TaskKeeper {
     const turn = this.turner(flavour!, owner, mustBeTask, ttlMs, pollIntervalMs);
     // A 2025-11-25 client asked for the task: it gets one whatever the handler does, however soon
     // it ends (#task-support-and-handling: "MUST return a CreateTaskResult"), so the request turns now.
-    if (flavour!.clientAsks) turn(inflight, context.session);
-    else if ((options.afterMs ?? 0) === 0) setImmediate(turn, inflight, context.session);
-    else turnLater(options.afterMs!, turn, inflight, context.session);
+    if (flavour!.clientAsks) turn(inflight, sessionOf(context));
+    else if ((options.afterMs ?? 0) === 0) setImmediate(turn, inflight, sessionOf(context));
+    else turnLater(options.afterMs!, turn, inflight, sessionOf(context));
   }
 
   /** What turns a request into a task: at once, at the handler's first await, or after `afterMs`. */
@@ -345,7 +350,7 @@ export class TaskService implements TaskKeeper {
 
   /**
    * A requestor at maxTasksPerRequestor. -32603 (Internal error), as the
-   * session's in-flight limit answers ("Server busy", session/session.ts): a state of
+   * session's in-flight limit answers ("Server busy", session/connection.ts): a state of
    * the server, not a fault of the params (not -32602), in a code every
    * revision's clients know (the extension's #protocol-errors lists it); the
    * implementation-defined -32000 range has no meaning a client could act on.
@@ -405,7 +410,7 @@ export class TaskService implements TaskKeeper {
     const gated =
       <P>(method: (params: P, context: RequestContext) => unknown) =>
       (params: P, context: RequestContext) => {
-        if (!flavourOf(context.inflight.scope.wire)?.clientAsks) this.gate(context.inflight.scope);
+        if (!flavourOf(requestOf(context).scope.wire)?.clientAsks) this.gate(requestOf(context).scope);
         return method(params, context);
       };
     return {
@@ -430,7 +435,7 @@ export class TaskService implements TaskKeeper {
         "tasks/list": async (params: { cursor?: string }, context: RequestContext) => {
           const all = await this.list(0, Number.MAX_SAFE_INTEGER, context);
           const page = paginate(all.tasks, params.cursor, pageSize);
-          const flavour = flavourOf(context.inflight.scope.wire)!;
+          const flavour = flavourOf(requestOf(context).scope.wire)!;
           return withCursor({ tasks: page.items.map((t) => flavour.detailed(t)) }, page.nextCursor);
         },
       },
@@ -439,13 +444,13 @@ export class TaskService implements TaskKeeper {
 
   /** tasks/get. */
   async get(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
-    const state = await this.visible(params.taskId, context);
-    return flavourOf(context.inflight.scope.wire)!.detailed(state);
+    const state = await this.visible(params.taskId, requesterOf(context));
+    return flavourOf(requestOf(context).scope.wire)!.detailed(state);
   }
 
   /** tasks/update (the extension): answers to what the task asked. */
   async update(params: { taskId?: unknown; inputResponses?: unknown }, context: RequestContext): Promise<object> {
-    const state = await this.visible(params.taskId, context);
+    const state = await this.visible(params.taskId, requesterOf(context));
     const responses = isObject(params.inputResponses) ? params.inputResponses : {};
     if (!isTerminal(state.status)) {
       const running = this.running.get(state.taskId);
@@ -457,9 +462,9 @@ export class TaskService implements TaskKeeper {
 
   /** tasks/cancel: stops the work and marks the task cancelled; the flavour says what a finished task gets. */
   async cancel(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
-    const scope = context.inflight.scope;
+    const scope = requestOf(context).scope;
     const flavour = flavourOf(scope.wire)!;
-    const state = await this.visible(params.taskId, context);
+    const state = await this.visible(params.taskId, requesterOf(context));
     if (isTerminal(state.status)) return flavour.cancelledAlready(state);
     const after = await this.store.update(state.taskId, {
       status: "cancelled",
@@ -476,7 +481,7 @@ export class TaskService implements TaskKeeper {
 
   /** tasks/result (2025-11-25): waits for a terminal status, then answers what the request would have. */
   async result(params: { taskId?: unknown }, context: RequestContext): Promise<TaskOutcome | undefined> {
-    for (let state = await this.visible(params.taskId, context); ;) {
+    for (let state = await this.visible(params.taskId, requesterOf(context)); ;) {
       if (isTerminal(state.status))
         return state.error
           ? { error: state.error }
@@ -485,13 +490,13 @@ export class TaskService implements TaskKeeper {
             : undefined;
       await new Promise((resolve) => setTimeout(resolve, Math.min(state.pollIntervalMs ?? 100, 250)));
       if (context.signal.aborted) throw new ProtocolError(-32603, "tasks/result was cancelled");
-      state = await this.visible(params.taskId, context);
+      state = await this.visible(params.taskId, requesterOf(context));
     }
   }
 
   /** tasks/list (2025-11-25): the requester's own tasks. */
   async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
-    const owner = this.ownerFor(context);
+    const owner = this.ownerFor(requesterOf(context));
     if (owner === null || owner === UNIDENTIFIED_OWNER) return { tasks: [], more: false };
     return this.store.list(owner, offset, limit);
   }
