@@ -7,6 +7,8 @@ export default defineConfig({
     // Generated code imports its runtime contract by package name, as it does in
     // a user's project; inside this repository that name is the source folder.
     alias: {
+      // Before "mcpgen/runtime": an alias also matches the names below it.
+      "mcpgen/runtime/codegen": fileURLToPath(new URL("./runtime/codegen.ts", import.meta.url)),
       "mcpgen/runtime": fileURLToPath(new URL("./runtime/index.ts", import.meta.url)),
       "mcpgen/server": fileURLToPath(new URL("./runtime/server/index.ts", import.meta.url)),
       "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),

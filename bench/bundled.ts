@@ -3,10 +3,9 @@
 // mcpgen loads on demand (a client revision's checks, the shims) split off as
 // rolldown does by default. Why a row of its own: Node's ES module loader
 // resolves, reads, compiles and links every file of a graph, and a server on
-// the package as installed starts through ~10 of them (bench/RESULTS.md, cold
-// start, sixteenth session). Node's built-ins stay imports; ajv, which mcpgen
-// requires only when a tool schema needs it, is found beside the bundle, in
-// the project's node_modules.
+// the package as installed starts through several. Node's built-ins stay
+// imports; ajv, which mcpgen requires only when a tool schema needs it, is
+// found beside the bundle, in the project's node_modules.
 import { join } from "node:path";
 import { rolldown } from "rolldown";
 

@@ -1,5 +1,5 @@
-// The HTTP side of the Streamable HTTP benchmarks (bench/http.ts, bench/memory.ts):
-// a minimal keep-alive client and the MCP client each benchmark drives with it.
+// bench:http's client side: a minimal keep-alive HTTP client and the MCP client
+// the benchmark drives with it.
 import { connect, type Socket } from "node:net";
 
 export type Mode = "legacy" | "per-request";
@@ -14,7 +14,7 @@ export interface Reply {
  * A minimal HTTP/1.1 client on one keep-alive socket: requests written as
  * bytes, responses parsed just enough (status, headers, Content-Length or
  * chunked body). node:http's client costs more CPU than the servers under
- * test, and the driver shares this machine's two cores with them. A socket the
+ * test, and the driver shares the machine's cores with them. A socket the
  * server closed (node:http ends a keep-alive connection idle for 5 s, as while
  * the benchmark drives another server) is opened again on the next request; a
  * request it was waiting on fails. So that a request never races the server's
@@ -23,7 +23,7 @@ export interface Reply {
  * keeps one is replaced before the next request, as HTTP clients do (undici:
  * keepAliveTimeoutThreshold).
  */
-export class Connection {
+class Connection {
   private socket: Socket;
   private connected = true;
   private buffered: Buffer = Buffer.alloc(0);
@@ -65,10 +65,6 @@ export class Connection {
   }
 
   post(path: string, body: string, headers: Record<string, string>): Promise<Reply> {
-    return this.request("POST", path, body, headers);
-  }
-
-  request(method: string, path: string, body: string, headers: Record<string, string>): Promise<Reply> {
     if (
       this.connected &&
       this.lastReply > 0 &&
@@ -83,7 +79,7 @@ export class Connection {
       this.socket = this.connect();
       this.connected = true;
     }
-    const lines = [`${method} ${path} HTTP/1.1`, `Host: ${this.host}`, `Content-Length: ${Buffer.byteLength(body)}`];
+    const lines = [`POST ${path} HTTP/1.1`, `Host: ${this.host}`, `Content-Length: ${Buffer.byteLength(body)}`];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
@@ -173,7 +169,6 @@ const PER_REQUEST_META = JSON.stringify({
  */
 export class BenchClient {
   private readonly connection: Connection;
-  private readonly owns: boolean;
   private readonly path: string;
   private headers: Record<string, string>;
   private next = 1;
@@ -181,12 +176,9 @@ export class BenchClient {
   constructor(
     url: string,
     private readonly mode: Mode,
-    /** A connection to share with other clients that use it one at a time (closed by its owner). */
-    shared?: Connection,
   ) {
     const parsed = new URL(url);
-    this.owns = shared === undefined;
-    this.connection = shared ?? new Connection(parsed.hostname, Number(parsed.port));
+    this.connection = new Connection(parsed.hostname, Number(parsed.port));
     this.path = parsed.pathname;
     this.headers = mode === "legacy" ? HEADERS : PER_REQUEST_HEADERS;
   }
@@ -235,16 +227,7 @@ export class BenchClient {
     }
   }
 
-  /** Legacy with a session: ends it (DELETE with its id, basic/transports#session-management). */
-  async endSession(): Promise<void> {
-    const sessionId = this.headers["Mcp-Session-Id"];
-    if (!sessionId) return;
-    const reply = await this.connection.request("DELETE", this.path, "", this.headers);
-    if (reply.status !== 200 && reply.status !== 204) throw new Error(`DELETE: HTTP ${reply.status} ${reply.body}`);
-    this.headers = HEADERS;
-  }
-
   close(): void {
-    if (this.owns) this.connection.close();
+    this.connection.close();
   }
 }

@@ -19,7 +19,7 @@ export function installedProject(root: string, scripts: readonly string[]): Inst
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-installed-"));
   let printed: string;
   try {
-    // npm's own warnings (this machine's config) stay off the benchmark's stderr unless packing fails.
+    // npm's own warnings (a machine's npm config) stay off the benchmark's stderr unless packing fails.
     printed = execFileSync(process.execPath, [join(root, "packages", "pack.mjs"), join(dir, "packs")], {
       cwd: root,
       encoding: "utf8",

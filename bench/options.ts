@@ -1,25 +1,22 @@
 // The command-line options of a benchmark script, declared once: `--help`
 // prints them, and an option the script does not know (or a missing or
-// malformed value) stops it before it starts anything, with exit code 2. Until
-// this, each script looked for the flags it knew and ran its full default
-// workload on anything else (`node dist/bench/http.js --help` ran every row and
-// the Redis rows, ~15 minutes).
+// malformed value) stops it before it starts anything, with exit code 2.
 
 export interface OptionSpec {
   /** The flag, e.g. "--rounds". */
   readonly name: string;
-  /** What follows it: nothing (a switch), a positive integer, a positive number, or a word. */
-  readonly takes?: "count" | "number" | "text";
+  /** What follows it: nothing (a switch), a positive integer, or a word. */
+  readonly takes?: "count" | "text";
   /** What it does, for --help. */
   readonly help: string;
-  /** The value's name in --help (default "n" for numbers, "word" for text). */
+  /** The value's name in --help (default "n" for a count, "word" for text). */
   readonly label?: string;
 }
 
 export interface Options {
   /** Whether the flag was given. */
   has(name: string): boolean;
-  /** The value of a "count" or "number" option, or `fallback` when it was not given. */
+  /** The value of a "count" option, or `fallback` when it was not given. */
   number(name: string, fallback: number): number;
   /** The value of a "text" option, or undefined when it was not given. */
   text(name: string): string | undefined;
@@ -42,15 +39,8 @@ export function parseOptions(
     }
     const value = argv[++i];
     if (value === undefined || value.startsWith("--")) return { ok: false, error: `${arg} needs a value` };
-    if (spec.takes !== "text") {
-      const n = Number(value);
-      const fits = spec.takes === "count" ? Number.isInteger(n) && n > 0 : Number.isFinite(n) && n > 0;
-      if (!fits)
-        return {
-          ok: false,
-          error: `${arg} ${JSON.stringify(value)}: must be a positive ${spec.takes === "count" ? "integer" : "number"}`,
-        };
-    }
+    if (spec.takes === "count" && !(Number.isInteger(Number(value)) && Number(value) > 0))
+      return { ok: false, error: `${arg} ${JSON.stringify(value)}: must be a positive integer` };
     given.set(arg, value);
   }
   /** The spec of `name`, which the script must have declared as taking one of `kinds`. */
@@ -68,7 +58,7 @@ export function parseOptions(
         return given.has(name);
       },
       number: (name, fallback) => {
-        specOf(name, ["count", "number"]);
+        specOf(name, ["count"]);
         const value = given.get(name);
         return value === undefined ? fallback : Number(value);
       },
@@ -114,7 +104,7 @@ export function benchOptions(script: string, about: string, specs: readonly Opti
 
 /** Options several scripts share. */
 export const sharedOptions = {
-  quick: { name: "--quick", help: "a short run (the tests' smoke run)" },
+  quick: { name: "--quick", help: "tiny counts: checks that every row starts and answers (figures mean nothing)" },
   rounds: (fallback: number): OptionSpec => ({
     name: "--rounds",
     takes: "count",
@@ -126,21 +116,9 @@ export const sharedOptions = {
     label: "words",
     help: `rows whose name contains one of these comma-separated words (${alwaysRun} always run)`,
   }),
-  cpuProf: (children: string): OptionSpec => ({
-    name: "--cpu-prof",
-    takes: "text",
-    label: "folder",
-    help: `write a V8 CPU profile of every ${children} child into this folder`,
-  }),
 } satisfies Record<string, OptionSpec | ((arg: never) => OptionSpec)>;
 
 /** --only's words, or undefined when it was not given. */
 export function onlyWords(options: Options): string[] | undefined {
   return options.text("--only")?.split(",");
-}
-
-/** The Node flags that make a child write a CPU profile into --cpu-prof's folder (none without it). */
-export function profileFlags(options: Options): string[] {
-  const folder = options.text("--cpu-prof");
-  return folder === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", folder];
 }

@@ -1,10 +1,7 @@
-// The stdio benchmarks' client side: a server row started as a child process,
-// its echo tool called over the pipes with every answer checked, one at a time
-// or with many in flight, and a round of rows measured in turns (bench/stdio.ts,
-// bench/stdio-warmup.ts).
-import { execFileSync, spawn } from "node:child_process";
-import { freeze, thaw } from "./freeze.js";
-import type { Pinning } from "./placement.js";
+// bench:stdio's client side: a server row started as a child process, its echo
+// tool called over the pipes with every answer checked, one at a time or with
+// many in flight, and a round of rows measured in turns.
+import { spawn } from "node:child_process";
 
 /** Legacy: initialize (2025-11-25) and notifications/initialized first. Per-request: _meta on every call (2026-07-28). */
 export type Mode = "legacy" | "per-request";
@@ -24,24 +21,10 @@ const PER_REQUEST_META = JSON.stringify({
 });
 
 /**
- * The servers run without NODE_EXTRA_CA_CERTS, which this machine kind sets:
- * Node reads those certificates at start (about 80 ms here), a constant that
- * would hide the differences a cold start is measured for.
+ * The servers run without NODE_EXTRA_CA_CERTS: Node reads those certificates at start, a constant
+ * that would hide the differences a cold start is measured for.
  */
 export const { NODE_EXTRA_CA_CERTS: _certificates, ...childEnv } = process.env;
-
-/**
- * bench:stdio's warm-up of each server before its measured blocks: calls 64 in flight, then calls
- * one at a time (bench:stdio-warmup runs the same 64-deep warm-up, then windows as long as
- * bench:stdio's measured sequential calls). The sequential part was 5,000 calls, sized on Node 20,
- * whose V8 has compiled mcpgen's request path with TurboFan by then. Node 24's does it in one burst
- * between calls ~7,000 and ~12,000 of a process, so the window after 5,000 measured that burst
- * (legacy 0.65-0.79x its floor there, 0.90-1.07x from call 12,000 on; p99 twice the floor's,
- * then the floor's): bench/RESULTS.md, stdio, thirty-second session.
- */
-export function stdioWarmUp(quick: boolean): { pipelined: number; sequential: number } {
-  return quick ? { pipelined: 200, sequential: 300 } : { pipelined: 2_000, sequential: 15_000 };
-}
 
 /** A tools/call of echo, as a line; per-request lines carry the _meta. */
 export function callLine(id: number, mode: Mode): string {
@@ -50,49 +33,27 @@ export function callLine(id: number, mode: Mode): string {
 }
 
 export interface Server {
-  readonly pid: number;
   call(id: number): void;
   /** Legacy: initialize (id 0), resolved at its response. Per-request: a first tools/call (id 0), at its response. */
   initialize(): Promise<number>;
   /** After initialize: ms from the spawn to the answer of a first tools/call (per-request: initialize's own figure). */
   firstCall(): Promise<number>;
   onResponse: (id: number) => void;
-  /**
-   * Stops the process (SIGSTOP) while other rows are measured, and lets it go on: what it does on its own
-   * threads between its turns (V8's compilers and collector) then happens in its own turn, not in another row's.
-   */
-  freeze(): void;
-  thaw(): void;
-  /**
-   * Keeps the server's main thread (JavaScript, and the threads it starts from now on) on `cpus`, in
-   * taskset's list form (bench/placement.ts). The threads Node started with (V8's compiler and collector helpers) stay
-   * wherever the scheduler puts them, as in any server's process.
-   */
-  pinMainThread(cpus: string): void;
   stop(): Promise<void>;
 }
 
-/** Starts `node ...nodeArgs ...args` as a row's server, spoken to in `mode`; `env` adds to its environment. */
-export function startServer(
-  args: readonly string[],
-  mode: Mode,
-  nodeArgs: readonly string[] = [],
-  env: Readonly<Record<string, string>> = {},
-): Server {
+/** Starts `node ...args` as a row's server, spoken to in `mode`. */
+export function startServer(args: readonly string[], mode: Mode): Server {
   const perRequest = mode === "per-request";
   const script = args.join(" ");
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
-    env: { ...childEnv, ...env },
-  });
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"], env: childEnv });
   const killer = setTimeout(() => child.kill("SIGKILL"), 300_000);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   let buffered = "";
   let initialized: ((ms: number) => void) | undefined;
   let firstAnswer = 0;
   const server: Server = {
-    pid: child.pid!,
     onResponse: () => {},
     call(id) {
       child.stdin.write(callLine(id, mode));
@@ -111,13 +72,7 @@ export function startServer(
         server.call(1);
       });
     },
-    freeze: () => freeze(child),
-    thaw: () => thaw(child),
-    pinMainThread(cpus) {
-      execFileSync("taskset", ["-p", "-c", cpus, String(child.pid)], { stdio: "ignore" });
-    },
     async stop() {
-      server.thaw();
       child.stdin.end();
       await exited;
       clearTimeout(killer);
@@ -184,8 +139,6 @@ export function drive(
 
 /** A row's figures in one round: each block's requests a second, and the round's latencies in µs. */
 export interface RoundFigures {
-  /** The row's server process. */
-  pid: number;
   sequential: number[];
   pipelined: number[];
   seqLatencies: number[];
@@ -194,28 +147,19 @@ export interface RoundFigures {
 
 /** How a round is run: each server's warm-up, then `blocks` blocks of each kind of call. */
 export interface RoundPlan {
-  nodeArgs: readonly string[];
-  /** Where the driver and the servers' main threads run during sequential blocks (bench/placement.ts). */
-  pinning: Pinning;
   warmUp: { pipelined: number; sequential: number };
   /** Calls sent before each block's measured ones, not counted (see interleavedRound). */
   leadIn: { pipelined: number; sequential: number };
   inFlight: number;
   blocks: number;
   sequentialBlock: number;
-  /** 0: no blocks with calls in flight. */
   pipelinedBlock: number;
-  /** Added to every server's environment. */
-  env?: Readonly<Record<string, string>>;
-  /** Called with each server once it is warmed up, before it is first stopped (and awaited). */
-  afterWarmUp?: (server: Server) => Promise<void>;
 }
 
 /**
  * One round: every row's server started in the order given and warmed up, then measured in blocks, the
- * rows taking turns block by block, so that a row's block and its floor's are at most a turn apart (a
- * row and its floor measured whole, one after the other, were seconds apart, and this machine's speed
- * moves within seconds). Every server but the one being measured is stopped (Server.freeze).
+ * rows taking turns block by block, so that a row's block and its floor's are at most a turn apart
+ * (a shared machine's speed moves within seconds). A server waits idle while the others are measured.
  */
 export async function interleavedRound(
   rows: readonly { name: string; args: readonly string[]; mode: Mode }[],
@@ -224,63 +168,34 @@ export async function interleavedRound(
   const started: { name: string; server: Server; figures: RoundFigures }[] = [];
   try {
     for (const row of rows) {
-      const server = startServer(row.args, row.mode, plan.nodeArgs, plan.env);
-      const figures: RoundFigures = {
-        pid: server.pid,
-        sequential: [],
-        pipelined: [],
-        seqLatencies: [],
-        pipeLatencies: [],
-      };
+      const server = startServer(row.args, row.mode);
+      const figures: RoundFigures = { sequential: [], pipelined: [], seqLatencies: [], pipeLatencies: [] };
       started.push({ name: row.name, server, figures });
       await server.initialize();
-      // Warm up both ways a call can arrive: V8 compiles a path once it is hot, on another thread, and a
-      // chunk of 64 lines and a chunk of one take different branches (of the server's framing and of
-      // node's streams). With the pipelined warm-up alone, the first few thousand sequential calls ran
-      // while that compilation was still going on (every server slower, the one with more code most).
+      // Warmed up both ways a call can arrive (a chunk of 64 lines, a chunk of one), so that the measured
+      // blocks see a server in its steady state, as one that has served for a while.
       await drive(server, plan.warmUp.pipelined, plan.inFlight, 1);
       await drive(server, plan.warmUp.sequential, 1, 500_000);
-      await plan.afterWarmUp?.(server);
-      server.freeze();
     }
-    const { serverCpu, allCpus } = plan.pinning;
-    /** Pins the driver and every server's main thread, or lets them go (see bench/placement.ts). */
-    const pin = (pinned: boolean) => {
-      if (serverCpu === undefined || allCpus === undefined) return;
-      if (pinned) plan.pinning.hold();
-      else plan.pinning.release();
-      for (const { server } of started) server.pinMainThread(pinned ? String(serverCpu) : allCpus);
-    };
     let id = 1_000_000;
     for (const [depth, size, leadIn] of [
       [1, plan.sequentialBlock, plan.leadIn.sequential],
       [plan.inFlight, plan.pipelinedBlock, plan.leadIn.pipelined],
     ] as const) {
-      if (size === 0) continue;
-      pin(depth === 1);
       for (let block = 0; block < plan.blocks; block++)
         for (let turn = 0; turn < started.length; turn++) {
           const { server, figures } = started[(turn + block) % started.length]!;
-          server.thaw();
-          // Between a row's turns the other rows' servers have run and taken the caches: the first calls of
-          // a turn are slower by more the more code and data a server has (up to ~8% of a 500-call block
-          // for mcpgen, bench/RESULTS.md), which no server serving its client without a pause pays.
+          // A lead-in, not counted: the first calls after another row's turn pay for its pause, which a
+          // server serving its client without one does not.
           await drive(server, leadIn, depth, id);
           const { rps, latencies } = await drive(server, size, depth, id + leadIn);
-          server.freeze();
           id += leadIn + size;
           (depth === 1 ? figures.sequential : figures.pipelined).push(rps);
           (depth === 1 ? figures.seqLatencies : figures.pipeLatencies).push(...latencies);
         }
     }
   } finally {
-    plan.pinning.release();
     await Promise.all(started.map(({ server }) => server.stop()));
   }
   return new Map(started.map(({ name, figures }) => [name, figures]));
-}
-
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }

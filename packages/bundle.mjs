@@ -2,9 +2,8 @@
 // the export names, so the manifest's exports and the .d.ts files tsc wrote
 // beside them stay as they are) and shared chunks under dist/chunks/. Why: a
 // stdio server that imports mcpgen/server and mcpgen/stdio otherwise loads
-// ~60 modules, and on Node 20 the ES module loader's per-file work (resolve,
-// read, compile, link) was about a third of its cold start (bench/stdio's
-// "cold start" column). Revisions, shims and extensions stay separate chunks
+// ~60 modules, each one the loader resolves, reads, compiles and links at
+// start. Revisions, shims and extensions stay separate chunks
 // loaded by import() when a session first needs them, as in dist/.
 //
 // Dependencies and peers (ajv, jose, redis, yaml) and Node's built-ins stay
@@ -13,7 +12,6 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
-import { jsonLiteralsPlugin } from "./json-literals.mjs";
 
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 
@@ -47,34 +45,42 @@ export async function bundleRuntime(manifest, into) {
     ),
   ];
   const input = Object.fromEntries(runtimeEntries(manifest).map((entry) => [entry, join(root, `${entry}.js`)]));
+  const entryFiles = new Set(Object.values(input));
   const bundle = await rolldown({
     input,
     platform: "node",
     external,
-    // The generated modules import the runtime as "mcpgen/runtime" (the package's self-reference).
-    resolve: { alias: { "mcpgen/runtime": join(root, "dist", "runtime", "index.js") } },
-    // Exports of an entry are its public API: keep every one, even when no other
-    // entry uses it (an entry file may export more; its .d.ts says what is public).
+    // The generated modules import the runtime as "mcpgen/runtime/codegen" (the package's self-reference).
+    resolve: {
+      alias: {
+        "mcpgen/runtime/codegen": join(root, "dist", "runtime", "codegen.js"),
+        "mcpgen/runtime": join(root, "dist", "runtime", "index.js"),
+      },
+    },
+    // Exports of an entry are its public API: keep every one, even when no other entry uses
+    // it. "strict" would also forbid adding any, but rolldown refuses it with the groups below;
+    // they keep entries from hosting shared code instead (test/package/exports.test.ts checks).
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
-    // The generated modules' large data literals (the shims' shapes above all) load as JSON.parse of a string.
-    plugins: [jsonLiteralsPlugin((id) => checkoutPath(id).startsWith("dist/generated/"))],
   });
   await bundle.write({
     dir: into,
     format: "esm",
-    // ASCII only: V8 keeps a module's source for lazy compilation, and one
-    // non-ASCII character (a "§" in a comment) makes it a two-byte string
-    // (twice the memory, a slower decode and scan). JSDoc goes too: the .d.ts
-    // files beside the entries carry it to editors, and the loader would only
-    // decode and scan it. Annotations (/* @__PURE__ */) and legal comments stay.
+    // ASCII only (other characters escaped) and no JSDoc: less for the loader to
+    // decode and keep; the .d.ts files beside the entries carry the docs to
+    // editors. Annotations (/* @__PURE__ */) and legal comments stay.
     charset: "ascii",
     comments: { legal: true, annotation: true, jsdoc: false },
     entryFileNames: "[name].js",
     chunkFileNames: "dist/chunks/[name]-[hash].js",
     // Few chunks, each what one kind of session needs together: every module a
-    // chunk holds costs the loader a file otherwise.
-    codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: chunkOf, debugName: "mcpgen" }] },
+    // chunk holds costs the loader a file otherwise. An entry's own module stays
+    // out of the groups: a chunk that holds an entry exports, beside the entry's
+    // API, whatever other chunks import from it, under made-up names.
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [{ name: (id) => (entryFiles.has(id) ? null : chunkOf(id)), debugName: "mcpgen" }],
+    },
   });
   await bundle.close();
 }
@@ -83,7 +89,7 @@ export async function bundleRuntime(manifest, into) {
  * The chunk a module goes into: the runtime's top level (shared by server and
  * client), the server with the stdio transport, the Streamable HTTP transport
  * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
- * runs, ~50 kB and node:http's own load), the client, and each generated
+ * runs, and node:http's own load), the client, and each generated
  * revision, extension and shim pair on its own (loaded when a session needs it),
  * without its per-type guards and validators (null: left in its entry).
  */

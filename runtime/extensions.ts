@@ -4,7 +4,7 @@
 // negotiated. Its methods join the method table, its types the checks (under
 // "<name>:<Type>" so that they never shadow a revision's type of the same
 // name), and the base requests it augments accept its result types too.
-import type { MethodEntry, MethodTable } from "./revision-facts.js";
+import type { MethodEntry, MethodTable } from "./table-types.js";
 import type { MessageTables } from "./messages.js";
 import type { Check } from "./validation.js";
 
@@ -27,6 +27,8 @@ export interface ExtensionTables {
   /** Params members whose entries the receiver checks itself (unexpected entries are ignored), by method. */
   readonly selfChecked?: { readonly [method: string]: readonly string[] };
 }
+
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 /** The name an extension's type has in merged tables. */
 export function extensionTypeName(extension: Pick<ExtensionTables, "name">, type: string): string {
@@ -69,7 +71,7 @@ export function withExtensions(tables: MessageTables, extensions: readonly Exten
     const named = (type: string | null) => (type === null ? null : extensionTypeName(extension, type));
     for (const [type, check] of Object.entries(extension.checks)) checks[extensionTypeName(extension, type)] = check;
     for (const [method, entry] of Object.entries(extension.methods)) {
-      if (Object.hasOwn(methods, method))
+      if (hasOwn(methods, method))
         throw new TypeError(`extension ${extension.identifier} declares ${method}, which ${revision} already has`);
       methods[method] = {
         ...entry,
@@ -79,15 +81,15 @@ export function withExtensions(tables: MessageTables, extensions: readonly Exten
         resultResponse: named(entry.resultResponse),
       };
       params[method] = extension.params[method] ?? null;
-      if (Object.hasOwn(extension.results, method)) results[method] = extension.results[method]!;
-      if (extension.nameHeaders && Object.hasOwn(extension.nameHeaders, method))
+      if (hasOwn(extension.results, method)) results[method] = extension.results[method]!;
+      if (extension.nameHeaders && hasOwn(extension.nameHeaders, method))
         nameHeaders[method] = extension.nameHeaders[method]!;
       const members =
-        extension.selfChecked && Object.hasOwn(extension.selfChecked, method) ? extension.selfChecked[method]! : [];
+        extension.selfChecked && hasOwn(extension.selfChecked, method) ? extension.selfChecked[method]! : [];
       if (members.length > 0) checks[methods[method]!.type] = skippingEntries(checks[methods[method]!.type]!, members);
     }
     for (const [method, types] of Object.entries(extension.augments)) {
-      const original = Object.hasOwn(results, method) ? results[method] : undefined;
+      const original = hasOwn(results, method) ? results[method] : undefined;
       if (!original)
         throw new TypeError(
           `extension ${extension.identifier} augments ${method}, which is not a request of ${revision}`,

@@ -1,7 +1,7 @@
 // The JSON-RPC envelope: telling requests, notifications, result responses
 // and error responses apart before any method-specific check, and validating a
 // whole message against its revision's generated tables.
-import type { MethodEntry, MethodTable } from "./revision-facts.js";
+import type { MethodEntry, MethodTable } from "./table-types.js";
 import {
   forgetBase64,
   invalid,
@@ -132,6 +132,8 @@ export interface MessageTables {
   readonly nameHeaders?: { readonly [method: string]: string };
 }
 
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
 /** A method's entry with the check a message of it (or, for results, its result) runs. */
 interface Route {
   readonly entry: MethodEntry;
@@ -156,7 +158,7 @@ function routesOf(tables: MessageTables): { messages: Map<string, Route>; result
     routes = { messages: new Map(), results: new Map() };
     for (const [method, entry] of Object.entries(tables.methods)) {
       routes.messages.set(method, { entry, check: tables.checks[entry.type]! });
-      if (Object.hasOwn(tables.results, method)) routes.results.set(method, { entry, check: tables.results[method]! });
+      if (hasOwn(tables.results, method)) routes.results.set(method, { entry, check: tables.results[method]! });
     }
     routeMaps.set(tables, routes);
   }
@@ -168,7 +170,7 @@ function routesOf(tables: MessageTables): { messages: Map<string, Route>; result
 /** Validates a value against a schema type by name; an unknown name is a programming error. */
 export function validateType(tables: MessageTables, type: string, value: unknown): ValidationResult {
   forgetBase64();
-  if (!Object.hasOwn(tables.checks, type))
+  if (!hasOwn(tables.checks, type))
     throw new TypeError(`${type} is not a type of revision ${tables.envelope.revision}`);
   return run(tables.checks[type]!, value);
 }
@@ -176,7 +178,7 @@ export function validateType(tables: MessageTables, type: string, value: unknown
 /** Validates a request's or notification's params; `params` is what the message carries (undefined when absent). */
 export function validateMethodParams(tables: MessageTables, method: string, params: unknown): ValidationResult {
   forgetBase64();
-  if (!Object.hasOwn(tables.params, method)) return unknownMethod(tables, method);
+  if (!hasOwn(tables.params, method)) return unknownMethod(tables, method);
   if (params === undefined) {
     return tables.methods[method]!.paramsRequired
       ? invalid([{ path: "", keyword: "required", message: "params is required" }])
@@ -189,7 +191,7 @@ export function validateMethodParams(tables: MessageTables, method: string, para
 /** Validates the result of a request. */
 export function validateMethodResult(tables: MessageTables, method: string, result: unknown): ValidationResult {
   forgetBase64();
-  if (!Object.hasOwn(tables.results, method)) return unknownMethod(tables, method, "request");
+  if (!hasOwn(tables.results, method)) return unknownMethod(tables, method, "request");
   return run(tables.results[method]!, result);
 }
 

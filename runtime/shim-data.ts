@@ -1,7 +1,7 @@
 // The message converter's data contract (what generated/shims/ holds: each
 // revision's shapes, each step's plans) and its vocabulary: the changes a
 // conversion reports, the error it throws, the rules it calls.
-import type { MethodTable } from "./revision-facts.js";
+import type { MethodTable } from "./table-types.js";
 import type { Envelope } from "./messages.js";
 import type { Check } from "./validation.js";
 

@@ -89,7 +89,7 @@ export function captureIo(
 /**
  * Type-checks files with the project's TypeScript in strict mode and returns
  * the diagnostics as "file(line,col): message" lines ([] when clean).
- * `mcpgen/runtime` resolves to the runtime sources, as in the project.
+ * `mcpgen/runtime` and `mcpgen/runtime/codegen` resolve to the runtime sources, as in the project.
  */
 export function typeCheck(rootNames: string[]): string[] {
   const options: ts.CompilerOptions = {
@@ -102,7 +102,10 @@ export function typeCheck(rootNames: string[]): string[] {
     noUncheckedIndexedAccess: true,
     skipLibCheck: true,
     types: [],
-    paths: { "mcpgen/runtime": [join(projectRoot, "runtime", "index.ts")] },
+    paths: {
+      "mcpgen/runtime": [join(projectRoot, "runtime", "index.ts")],
+      "mcpgen/runtime/codegen": [join(projectRoot, "runtime", "codegen.ts")],
+    },
   };
   const program = ts.createProgram(rootNames, options);
   return ts.getPreEmitDiagnostics(program).map((d) => {

@@ -53,12 +53,10 @@ const clientInfo = { name: "bench-client", version: "1.0.0" };
 async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> {
   const child = spawn(process.execPath, [server], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  // Boxed and emptied when answered, as runtime/id-map.ts explains: a plain Map of resolvers
-  // keeps every answer alive through young-generation collections once a full GC has run.
+  // As lean as a client can be: no answer is held past its call (a resolver is boxed and emptied when
+  // answered), lines are cut from the bytes as they come, and the lines of one tick leave in one write.
   const pending = new Map<number, { resolve: ((result: unknown) => void) | undefined }>();
   let nextId = 1;
-  // Lines cut from the bytes as they come (a string decoder and string concatenation cost a
-  // third more CPU per call here, in garbage collection of the joined strings).
   let buffered: Buffer | undefined;
   child.stdout.on("data", (chunk: Buffer) => {
     buffered = buffered ? Buffer.concat([buffered, chunk]) : chunk;
@@ -78,7 +76,6 @@ async function floor(server: string, era: "legacy" | "modern"): Promise<Driven> 
       resolve(message.error !== undefined ? message : message.result);
     }
   });
-  // The lines of one tick leave in one write (one syscall with many calls in flight).
   let queued: string[] = [];
   const flush = () => {
     child.stdin.write(queued.join(""));

@@ -21,5 +21,3 @@ const server = createServer((request, response) => {
   });
 });
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
-// Exit (rather than die) on SIGTERM, so that --cpu-prof writes its profile.
-process.on("SIGTERM", () => process.exit(0));

@@ -4,5 +4,3 @@ import { echoServer } from "./echo-mcpgen.js";
 
 const handle = await serveHttp(echoServer(), { sessions: !process.argv.includes("--stateless") });
 console.log(handle.url);
-// Exit (rather than die) on SIGTERM, so that --cpu-prof writes its profile.
-process.on("SIGTERM", () => process.exit(0));

@@ -4,8 +4,8 @@
 // what the benchmark compares. A tools/call of `search` is still parsed
 // (JSON.parse of the line), but answered from a template: the bytes mcpgen's
 // server itself wrote for that call, captured at start for each era, with the
-// request's id and query spliced in (serializing the ~4.7 KB answer costs the
-// server ~16 µs, about half of a lean client's whole cost). Every other message
+// request's id and query spliced in (serializing the ~4.7 KB answer would cost
+// the server a good part of what a lean client costs). Every other message
 // goes to mcpgen's server unchanged, so the handshake, tools/list and era
 // detection are the real ones. At start the template is checked to reproduce
 // mcpgen's answer byte for byte for a query with quotes, a backslash and

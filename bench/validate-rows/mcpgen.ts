@@ -25,11 +25,8 @@ const validateDraft = revDraft.validateMessage;
 export function mcpgenRow(): Row {
   return {
     name: "JSON.parse + mcpgen",
-    // The revision picked by comparing names, not by `revisions[m.revision]`: that keyed lookup, with a
-    // different key from message to message, ran V8's megamorphic keyed-load stub for every message (96
-    // instructions and ~8 instruction-cache misses a message, callgrind), a cost of this harness that a
-    // server, which knows its session's revision, does not pay. The names are short enough for JSON.parse
-    // to intern, so each comparison is one pointer compare.
+    // The revision's validator picked by comparing names rather than by a keyed lookup with a key that
+    // changes from message to message: a server knows its session's revision, and pays for neither.
     receive: (text, m) => {
       const revision = m.revision;
       const validate =

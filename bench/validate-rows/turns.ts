@@ -23,9 +23,8 @@ function pass(row: Row, messages: readonly BenchMessage[]): number {
  * Two rows' passes over the messages taken in turn (one pass of each, again
  * and again) for about `ms`: each row's total nanoseconds and the number of
  * passes. Taking turns pass by pass (~1 ms each) puts a row and the floor under
- * the same machine: on this machine kind another tenant's load moves a row's
- * speed by a fifth within seconds, and rows timed one after the other for
- * 150 ms each gave ratios that scattered by ±0.3 from round to round.
+ * the same load: on a shared machine another tenant's load moves a row's speed
+ * within seconds.
  */
 function inTurns(pair: readonly [Row, Row], messages: readonly BenchMessage[], ms: number): [number, number, number] {
   let first = 0;
@@ -49,8 +48,7 @@ export function timeRow(
   warmUpMs: number,
 ): RowFigures {
   const figures: RowFigures = { ns: [], floorNs: [], ratios: [] };
-  // Warm-up until V8's optimizing compiler has compiled what the messages run: a check that runs once
-  // per pass is optimized only after ~1,000 passes, and before that runs as baseline code.
+  // Warmed up first, so that the rounds measure the steady state of a long-running process.
   inTurns([FLOOR, row], messages, warmUpMs);
   for (let round = 0; round < rounds; round++) {
     const [floor, ours, passes] =

@@ -1,17 +1,8 @@
 // `mcpgen generate`: schema.ts of each selected revision → generated/<rev>/ and
 // spec/surface/<rev>.json, or with --check a list of the files that differ.
-import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
-import {
-  formattedAll,
-  revisionChecks,
-  revisionFolder,
-  rootIndexOutput,
-  shimsOutput,
-  surfaceOutput,
-} from "../emit/run.js";
-import { Formatting, formatterPool, formatTypeScript } from "../emit/format.js";
+import { outputsOf, revisionChecks, revisionFolder, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
 import { extensionOutput } from "../emit/extension-files.js";
@@ -49,7 +40,7 @@ interface Output {
   label: string;
   counts: string;
   note: string;
-  /** Building its model and emitting its files (formatting is shared, in the total). */
+  /** Building its model and emitting its files (prettier's share is in the total). */
   ms: number;
   source: Pick<SchemaSource, "file" | "text">;
   /** Revisions only. */
@@ -60,19 +51,7 @@ interface Output {
 export async function generateCommand(io: Io, options: GenerateOptions): Promise<number> {
   const started = performance.now();
   const { sources, companions } = await readSources(io, options);
-  // Formatting is most of a generation's time: it runs on worker threads while
-  // this thread parses and emits the next revision. Not one per core: each
-  // worker warms up prettier on its own, and on 2 cores one worker beside this
-  // thread finished sooner than two (3.9-4.5 s against 4.5-5.8 s for all six).
-  const cores = availableParallelism();
-  const pool = cores > 1 ? formatterPool(Math.min(cores - 1, 3)) : undefined;
-  const formatting = new Formatting(pool?.format ?? formatTypeScript);
-  let generated: Generated;
-  try {
-    generated = await generateAll(io, options, sources, companions, formatting);
-  } finally {
-    await pool?.close();
-  }
+  const generated = await generateAll(io, options, sources, companions);
   const { outputs, models, files, surfaces } = generated;
   const reports = outputs.flatMap((output) => (output.report ? [output.report] : []));
   if (!options.json) {
@@ -119,8 +98,7 @@ interface Generated {
 
 /**
  * Every revision's model and files, then the extensions', the shims and the
- * root index. Models are built and files emitted here in order; each file's
- * formatting is awaited only at the end, so `format` may run elsewhere. The
+ * root index, in order; the files' output is awaited at the end. The
  * companions' models (revisions already in the output, not generated now) go
  * into what all revisions share: the shims, the root index and ext/.
  */
@@ -129,7 +107,6 @@ async function generateAll(
   options: GenerateOptions,
   sources: SchemaSource[],
   companions: SchemaSource[],
-  formatting: Formatting,
 ): Promise<Generated> {
   const models: RevisionModel[] = [];
   const surfaces: OutputFile[] = [];
@@ -168,7 +145,7 @@ async function generateAll(
     const previousChecks = before ? revisionChecks(before) : previous?.checks;
     const folder = revisionFolder(model, previousChecks);
     previous = { revision: model.revision, checks: folder.checks };
-    const files = formattedAll(folder.files, formatting); // emitted now; formats in the background
+    const files = outputsOf(folder.files);
     const report: RevisionReport = {
       revision: model.revision,
       methods: model.methods.length,
@@ -214,7 +191,7 @@ async function generateAll(
       if (error instanceof SchemaError) throw new SchemaFailure(error, source);
       throw error;
     }
-    const files = held(extensionOutput(model, base, formatting));
+    const files = held(extensionOutput(model, base));
     outputs.push({
       label: `ext/${source.extension}`,
       counts: `${String(model.declarations.length).padStart(17)} types`,
@@ -224,8 +201,8 @@ async function generateAll(
       files,
     });
   }
-  const shims = held(shimsOutput(everyModel, undefined, formatting));
-  const rootIndex = held(rootIndexOutput(everyModel, extensionSources, formatting));
+  const shims = held(shimsOutput(everyModel));
+  const rootIndex = held(rootIndexOutput(everyModel, extensionSources));
 
   const files: OutputFile[] = [];
   for (const output of outputs) {

@@ -104,8 +104,7 @@ async function bundleScript(io: Io, script: string, into: string, minify: boolea
       file: into,
       format: "cjs",
       codeSplitting: false,
-      // ASCII only, no comments: the source is kept in the heap (for lazy compilation) and loaded at
-      // every start; one non-ASCII character makes it a two-byte string, twice the size.
+      // ASCII only, no comments: the blob keeps the script's source, and every start loads it.
       charset: "ascii",
       comments: { legal: false, annotation: false, jsdoc: false },
       minify: minify ? { compress: true, mangle: { keepNames: true } } : false,

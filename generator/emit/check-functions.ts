@@ -4,10 +4,7 @@
 // can leave out the functions a revision imports from the one before it
 // (check-sharing.ts); a function's runtime imports come with it.
 import { byCodeUnit } from "../model/order.js";
-import { layoutCheckFunction } from "./check-layout.js";
-import type { GeneratedFile } from "./printer.js";
-
-const runtime = "mcpgen/runtime";
+import { codegen, type GeneratedFile } from "./printer.js";
 
 /** A check function: its doc comment, signature (ending in "{") and body, one statement a line. */
 interface CheckFunction {
@@ -116,11 +113,7 @@ export class CheckFunctions {
       this.file.print(`export { ${names.join(", ")} };`);
     }
     for (const [name] of own) for (const used of this.runtimeNames.get(name)!) this.importRuntime(used);
-    for (const [, { comment, signature, body }] of own) {
-      this.file.print([comment, signature, ...body, "}"].join("\n"), () =>
-        layoutCheckFunction(comment, signature, body),
-      );
-    }
+    for (const [, { comment, signature, body }] of own) this.file.print([comment, signature, ...body, "}"].join("\n"));
   }
 
   private patternSource(name: string): string {
@@ -130,6 +123,6 @@ export class CheckFunctions {
   }
 
   private importRuntime(name: string): string {
-    return name === "Failure" ? this.file.importType(runtime, name) : this.file.importValue(runtime, name);
+    return name === "Failure" ? this.file.importType(codegen, name) : this.file.importValue(codegen, name);
   }
 }

@@ -1,8 +1,7 @@
 // Check functions a revision takes from the revision before it. Revisions
 // repeat most of their types (draft and 2026-07-28 are identical today); a
-// process serving both then runs one copy of each check, which is half the code
-// to warm up and keep in cache, and half the sites whose inline caches learn
-// the shapes of the messages. A function is taken when its text is the same
+// process serving both then loads and runs one copy of each check. A function
+// is taken when its text is the same
 // and so is everything it calls. Importing a revision's checks loads the whole
 // module it takes them from, so a revision takes them only where that module
 // is nearly all shared: otherwise it would load an older revision's checks

@@ -160,7 +160,7 @@ export class CheckEmitter {
       if (property.optional && checks.length === 0) continue;
       body.push(`x = ${this.read("v", property.name)};`);
       if (!property.optional) {
-        body.push(`if (x === undefined) return ${this.runtime("missing")}(f, ${key});`, ...checks);
+        body.push(`if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks);
       } else {
         body.push(`if (x !== undefined) {`, ...checks, `}`);
       }
@@ -186,7 +186,7 @@ export class CheckEmitter {
         `for (const k in v) {`,
         ...skipDeclared,
         // JSON.parse makes "__proto__" an own property; a plain read would find the prototype.
-        `x = k === "__proto__" ? ${this.runtime("own")}(v, k) : v[k];`,
+        `x = k === "__proto__" ? ${this.runtime("ownProperty")}(v, k) : v[k];`,
         ...values,
         `}`,
       );
@@ -268,7 +268,7 @@ export class CheckEmitter {
     const all = tag.values.flat().map(literal).join(", ");
     lines.push(
       `default:`,
-      `return ${this.read("v", tag.property)} === undefined ? ${this.runtime("missing")}(f, ${key}) : ${this.runtime("failAt")}(f, ${key}, "enum", ${JSON.stringify(`must be one of ${all}`)});`,
+      `return ${this.read("v", tag.property)} === undefined ? ${this.runtime("failMissing")}(f, ${key}) : ${this.runtime("failAt")}(f, ${key}, "enum", ${JSON.stringify(`must be one of ${all}`)});`,
       `}`,
     );
     return lines;
@@ -357,7 +357,7 @@ export class CheckEmitter {
     const lines = inline
       ? this.testStatements(inline, value, segment)
       : [
-          `if (!${this.functionFor(checked, hint)}(${value}, f)) return ${segment === null ? "false" : `${this.runtime("at")}(f, ${segment})`};`,
+          `if (!${this.functionFor(checked, hint)}(${value}, f)) return ${segment === null ? "false" : `${this.runtime("failNested")}(f, ${segment})`};`,
         ];
     if (constraints) lines.push(...this.constraintStatements(constraints, value, segment));
     return lines;
@@ -532,10 +532,10 @@ export class CheckEmitter {
       : `${this.runtime("failAt")}(f, ${segment}, ${JSON.stringify(keyword)}, ${JSON.stringify(message)})`;
   }
 
-  /** Reads an own property; names Object.prototype also has go through own(). */
+  /** Reads an own property; names Object.prototype also has go through ownProperty(). */
   private read(object: string, property: string): string {
     return prototypeNames.has(property)
-      ? `${this.runtime("own")}(${object}, ${JSON.stringify(property)})`
+      ? `${this.runtime("ownProperty")}(${object}, ${JSON.stringify(property)})`
       : `${object}[${JSON.stringify(property)}]`;
   }
 

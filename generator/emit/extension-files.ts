@@ -6,17 +6,13 @@ import { indexDeclarations, propertyOf } from "../model/resolve.js";
 import type { ExtensionModel, MethodModel, RevisionModel } from "../model/types.js";
 import { CheckEmitter, checkName } from "./checks-file.js";
 import { typeExportNames } from "./export-names.js";
-import { Formatting } from "./format.js";
 import { emitMethods } from "./methods-file.js";
-import { GeneratedFile, type OutputFile } from "./printer.js";
+import { codegen, GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
 import { emitTypes } from "./types-file.js";
 import { methodCheckTables } from "./tables-file.js";
 import { printValidators } from "./validators-file.js";
 import { printGuards } from "./guards-file.js";
-import { layoutLines } from "./line-layout.js";
-import { checkReservedNames, formatted } from "./run.js";
-
-const runtime = "mcpgen/runtime";
+import { checkReservedNames, outputsOf } from "./run.js";
 
 /** Names an extension's index.ts exports besides its schema's types, is<Type> and validate<Type>. */
 export const extensionFileExports = [
@@ -28,7 +24,7 @@ export const extensionFileExports = [
   "validate",
 ] as const;
 
-/** The files of one extension's folder, unformatted. */
+/** The files of one extension's folder, before prettier. */
 export function extensionFiles(model: ExtensionModel, base: RevisionModel): GeneratedFile[] {
   checkReservedNames(model.source.file, [...model.constants, ...model.declarations], extensionFileExports, "extension");
   const header = {
@@ -37,10 +33,10 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
     ],
   };
-  const at = (name: string) => new GeneratedFile(`ext/${model.extension}/${name}`, header);
+  const at = (name: string, layout?: FileLayout) => new GeneratedFile(`ext/${model.extension}/${name}`, header, layout);
   const baseFolder = `../../${model.base}`;
 
-  const types = at("types.ts");
+  const types = at("types.ts", "prettier");
   for (const imported of model.imports) types.importType(`${baseFolder}/types.js`, imported.name);
   emitTypes(types, model);
 
@@ -77,20 +73,20 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   // tables.ts: what the runtime reads, apart from the per-type functions (tables-file.ts says why).
   const tables = at("tables.ts");
   const C = tables.importNamespace("./checks.js", "C", { typeOnly: false });
-  const result = tables.importType(runtime, "ValidationResult");
-  const run = tables.importValue(runtime, "run");
+  const result = tables.importType(codegen, "ValidationResult");
+  const runCheck = tables.importValue(codegen, "runCheck");
   tables.print(`
     /** The check of every type the extension declares, by name. */
     export const checks = {
       ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${C}.${checkName(d.name)},`).join("\n")}
-    } as const satisfies { readonly [type: string]: ${tables.importType(runtime, "Check")} };
+    } as const satisfies { readonly [type: string]: ${tables.importType(codegen, "Check")} };
 
     /** The name of every type the extension declares. */
     export type TypeName = keyof typeof checks;
 
     /** Validates a value against one of the extension's types, reporting the first problem with a JSON pointer. */
     export function validate(type: TypeName, value: unknown): ${result} {
-      return ${run}(checks[type], value);
+      return ${runCheck}(checks[type], value);
     }
   `);
   // The tables the runtime merges into a revision's when the extension is negotiated (runtime/extensions.ts).
@@ -119,9 +115,8 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
       augments: ${tables.importValue("./methods.js", "augments")},
       nameHeaders: ${tables.importValue("./methods.js", "nameHeaders")},
       selfChecked: ${tables.importValue("./methods.js", "selfChecked")},
-    } as const satisfies ${tables.importType(runtime, "ExtensionTables")};
+    } as const satisfies ${tables.importType(codegen, "ExtensionTables")};
   `,
-    layoutLines,
   );
   const validators = at("validators.ts");
   printValidators(validators, model.declarations, names);
@@ -141,7 +136,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
     )} as const;
   `);
 
-  const index = at("index.ts");
+  const index = at("index.ts", "prettier");
   index.print(`
     export * from "./types.js";
     export * from "./methods.js";
@@ -153,11 +148,7 @@ export function extensionFiles(model: ExtensionModel, base: RevisionModel): Gene
   return [types, methods, checks, tables, validators, guards, facts, index];
 }
 
-/** The formatted files of one extension's folder. */
-export async function extensionOutput(
-  model: ExtensionModel,
-  base: RevisionModel,
-  formatting: Formatting = new Formatting(),
-): Promise<OutputFile[]> {
-  return Promise.all(extensionFiles(model, base).map((file) => formatted(file, formatting)));
+/** The output files of one extension's folder. */
+export async function extensionOutput(model: ExtensionModel, base: RevisionModel): Promise<OutputFile[]> {
+  return outputsOf(extensionFiles(model, base));
 }

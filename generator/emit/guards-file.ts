@@ -1,14 +1,11 @@
 // generated/<rev>/guards.ts (and generated/ext/<name>/guards.ts): a type
-// guard per schema type (is<Type>), each running its check through the
-// runtime's `test`. classify() is tables.ts's.
+// guard per schema type (is<Type>), each running its check through
+// `passesCheck`. classify() is tables.ts's.
 import { checkName } from "./checks-file.js";
 import type { TypeExportNames } from "./export-names.js";
-import { layoutLines } from "./line-layout.js";
-import type { GeneratedFile } from "./printer.js";
+import { codegen, type GeneratedFile } from "./printer.js";
 
-const runtime = "mcpgen/runtime";
-
-/** `is<Type>(value)` for each declaration: its type guard, running its check through the runtime's `test`. */
+/** `is<Type>(value)` for each declaration: its type guard, running its check through `passesCheck`. */
 export function printGuards(
   file: GeneratedFile,
   declarations: readonly { name: string }[],
@@ -16,14 +13,13 @@ export function printGuards(
 ): void {
   const C = file.importNamespace("./checks.js", "C", { typeOnly: false });
   const T = file.importNamespace("./types.js", "T", { typeOnly: true });
-  const test = file.importValue(runtime, "test");
+  const passesCheck = file.importValue(codegen, "passesCheck");
   for (const { name } of declarations)
     file.print(
       `
         export function ${names.get(name)!.guard}(value: unknown): value is ${T}.${name} {
-          return ${test}(${C}.${checkName(name)}, value);
+          return ${passesCheck}(${C}.${checkName(name)}, value);
         }
       `,
-      layoutLines,
     );
 }

@@ -2,10 +2,9 @@
 // maps built on it (RequestMap, ParamsOf<M>, ResultOf<M>, ...).
 import { referencedNames } from "../model/references.js";
 import type { MethodModel, RevisionModel, TypeNode } from "../model/types.js";
-import type { GeneratedFile } from "./printer.js";
+import { codegen, type GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
 
-const runtime = "mcpgen/runtime";
 const types = "./types.js";
 
 /** Names methods.ts exports; a schema declaring one of them cannot be generated (E_NAME_COLLISION). */
@@ -39,15 +38,17 @@ export function emitMethods(
   const requests = model.methods.filter((m) => m.kind === "request");
   const notifications = model.methods.filter((m) => m.kind === "notification");
 
-  file.printData("export const methods", Object.fromEntries(model.methods.map((m) => [m.name, entryOf(m)])), {
-    comment: [
-      "/**",
-      ` * The method routing table of ${title}: one entry per`,
-      " * request and notification, keyed by method name.",
-      " */",
-    ].join("\n"),
-    suffix: ` as const satisfies ${file.importType(runtime, "MethodTable")}`,
-  });
+  // A literal, not JSON.parse: its literal types are what `(typeof methods)[M]` tells a user's code. A row a method.
+  const rows = model.methods.map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(entryOf(m))},`);
+  file.print(`
+    /**
+     * The method routing table of ${title}: one entry per
+     * request and notification, keyed by method name.
+     */
+    export const methods = {
+      ${rows.join("\n")}
+    } as const satisfies ${file.importType(codegen, "MethodTable")};
+  `);
 
   // Type-level maps: TypeScript types for what the table names as strings.
   const typeOf = (type: TypeNode): string => {
@@ -80,9 +81,7 @@ export function emitMethods(
     /** The params of a request or notification. */
     export type ParamsOf<M extends Method> = M extends RequestMethod
       ? RequestMap[M]["params"]
-      : M extends NotificationMethod
-        ? NotificationMap[M]["params"]
-        : never;
+      : M extends NotificationMethod ? NotificationMap[M]["params"] : never;
 
     /** What a successful response to request M carries in \`result\`. */
     export type ResultOf<M extends RequestMethod> = RequestMap[M]["result"];

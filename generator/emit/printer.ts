@@ -1,8 +1,12 @@
 // One GeneratedFile per output file. It owns the file's imports (emitters ask
-// for a name and get it back; the import lines are written once, sorted) and its
-// header; the body is TypeScript written by the emitter, formatted afterwards.
+// for a name and get it back; the import lines are written once, sorted), its
+// header and its layout: prettier for the files people read (types with their
+// JSDoc, the index files), the emitters' plain layout for the rest (layout.ts).
 import { byCodeUnit } from "../model/order.js";
-import { dataDeclarationParts, printDataDeclaration } from "./data-literal.js";
+import { jsonParseOf, plainLayout } from "./layout.js";
+
+/** The module generated code imports the runtime's helpers and table types from (runtime/codegen.ts). */
+export const codegen = "mcpgen/runtime/codegen";
 
 export interface FileHeader {
   /** What the file was generated from, e.g. "MCP schema revision 2025-06-18". */
@@ -17,19 +21,20 @@ export interface OutputFile {
   content: string;
 }
 
-/** A top-level part of a file: code to format, or text already in prettier's form (with what prettier would have been given). */
-export type FilePart = { text: string; formatted?: false } | { text: string; formatted: true; source: string };
+/** How a file's text is laid out: formatted by prettier (format.ts), or the emitters' plain layout (layout.ts). */
+export type FileLayout = "prettier" | "plain";
 
 export class GeneratedFile {
   /** By module: local name → the exported name and whether only its type is used. */
   private readonly imports = new Map<string, Map<string, { imported: string; typeOnly: boolean }>>();
   /** Namespace imports (`import * as C from "./checks.js"`), by module. */
   private readonly namespaces = new Map<string, { alias: string; typeOnly: boolean }>();
-  private readonly chunks: FilePart[] = [];
+  private readonly chunks: string[] = [];
 
   constructor(
     readonly path: string,
     private readonly header: FileHeader,
+    readonly layout: FileLayout = "plain",
   ) {}
 
   /** Imports a type and returns the name to use for it. */
@@ -51,50 +56,29 @@ export class GeneratedFile {
     return alias;
   }
 
-  /**
-   * Appends code to the body; chunks are separated by a blank line. `layout`
-   * gives the code in prettier's form, so that formatting skips it, or
-   * undefined to leave it to prettier.
-   */
-  print(code: string, layout?: (code: string) => string | undefined): void {
-    const source = code.trim();
-    const text = layout?.(source);
-    this.chunks.push(text === undefined ? { text: source } : { text, formatted: true, source });
+  /** Appends code to the body; chunks are separated by a blank line. */
+  print(code: string): void {
+    const text = code.trim();
+    this.chunks.push(this.layout === "plain" ? plainLayout(text) : text);
   }
 
   /**
-   * Appends `<declaration> = <value><suffix>;` for a JSON value (with
-   * `returns`, an arrow function of that return type giving it), after
-   * `comment` (a top-level comment as prettier prints it), printed by
-   * data-literal.ts as prettier would so that formatting can skip it; a value
-   * that printer does not cover is written on one line and left to prettier.
+   * Appends `<declaration> = JSON.parse("...");` for a JSON value (with
+   * `returns`, an arrow function of that return type giving it, so that it is
+   * parsed when first asked for), after `comment`.
    */
-  printData(
+  printJson(
     declaration: string,
     value: unknown,
-    { comment = "", suffix = "", returns }: { comment?: string; suffix?: string; returns?: string } = {},
+    { comment = "", returns }: { comment?: string; returns?: string } = {},
   ): void {
+    const data = jsonParseOf(value);
     const lead = comment === "" ? "" : `${comment.trim()}\n`;
-    const { prefix, close } = dataDeclarationParts(declaration, suffix, returns);
-    const source = `${lead}${prefix}${JSON.stringify(value)}${close};`;
-    const printed = printDataDeclaration(declaration, value, suffix, returns);
-    this.chunks.push(printed === undefined ? { text: source } : { text: lead + printed, formatted: true, source });
+    this.print(`${lead}${declaration} = ${returns === undefined ? data : `(): ${returns} => ${data}`};`);
   }
 
+  /** The file's text: header, imports and each printed chunk, separated by blank lines (before prettier, for its layout). */
   toString(): string {
-    return joinParts(this.parts().map((part) => part.text));
-  }
-
-  /** The file as prettier would be given it if no part were printed in prettier's form already. */
-  source(): string {
-    return joinParts(this.parts().map((part) => (part.formatted ? part.source : part.text)));
-  }
-
-  /**
-   * The file's top-level parts in order (the header comment, the imports, each
-   * printed chunk), none empty; the file is their texts joined by blank lines.
-   */
-  parts(): FilePart[] {
     const header = [
       `// @generated by mcpgen from ${this.header.source}.`,
       ...this.header.details.map((line) => `// ${line}`),
@@ -117,8 +101,8 @@ export class GeneratedFile {
         .join(", ");
       return `import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`;
     });
-    const imports = [...namespaces, ...named];
-    return [{ text: header }, { text: imports.join("\n") }, ...this.chunks].filter((part) => part.text !== "");
+    const imports = [...namespaces, ...named].join("\n");
+    return `${[header, imports, ...this.chunks].filter((part) => part !== "").join("\n\n")}\n`;
   }
 
   private addImport(from: string, imported: string, typeOnly: boolean, local = imported): string {
@@ -130,8 +114,4 @@ export class GeneratedFile {
     this.imports.set(from, names);
     return local;
   }
-}
-
-function joinParts(texts: string[]): string {
-  return `${texts.join("\n\n")}\n`;
 }

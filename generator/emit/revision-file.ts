@@ -1,6 +1,6 @@
 // generated/<rev>/revision.ts and generated/<rev>/index.ts.
 import type { RevisionModel } from "../model/types.js";
-import type { GeneratedFile } from "./printer.js";
+import { codegen, type GeneratedFile } from "./printer.js";
 
 /** Names revision.ts exports; a schema declaring one of them cannot be generated (E_NAME_COLLISION). */
 export const revisionFileExports = ["revision"] as const;
@@ -9,7 +9,7 @@ export function emitRevision(file: GeneratedFile, model: RevisionModel): void {
   const info = revisionInfo(model);
   file.print(`
     /** What this folder was generated from, and the revision's protocol-level facts. */
-    export const revision = ${JSON.stringify(info, null, 2)} as const satisfies ${file.importType("mcpgen/runtime", "RevisionInfo")};
+    export const revision = ${JSON.stringify(info, null, 2)} as const satisfies ${file.importType(codegen, "RevisionInfo")};
   `);
 }
 

@@ -2,7 +2,7 @@
 // for their message tables and the shims.
 import { byCodeUnit } from "../model/order.js";
 import type { RevisionModel } from "../model/types.js";
-import type { GeneratedFile } from "./printer.js";
+import { codegen, type GeneratedFile } from "./printer.js";
 import { revisionInfo } from "./revision-file.js";
 import { stepFile } from "./shims-files.js";
 
@@ -19,15 +19,15 @@ export function emitRootIndex(
   extensions: readonly ExtensionEntry[] = [],
 ): void {
   const infos = models.map(revisionInfo);
-  const messageTables = file.importType("mcpgen/runtime", "MessageTables");
+  const messageTables = file.importType(codegen, "MessageTables");
   const loaders = models
     .map(
       (m) =>
         `${JSON.stringify(m.revision)}: () => import(${JSON.stringify(`./${m.revision}/tables.js`)}).then((m) => m.messageTables),`,
     )
     .join("\n");
-  const shapes = file.importType("mcpgen/runtime", "RevisionShapes");
-  const stepPlan = file.importType("mcpgen/runtime", "StepPlan");
+  const shapes = file.importType(codegen, "RevisionShapes");
+  const stepPlan = file.importType(codegen, "StepPlan");
   const shapeLoaders = models
     .map(
       (m) =>
@@ -43,7 +43,7 @@ export function emitRootIndex(
     .join("\n");
   file.print(`
     /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
-    export const revisions = ${JSON.stringify(infos, null, 2)} as const satisfies readonly ${file.importType("mcpgen/runtime", "RevisionInfo")}[];
+    export const revisions = ${JSON.stringify(infos, null, 2)} as const satisfies readonly ${file.importType(codegen, "RevisionInfo")}[];
 
     export type RevisionName = (typeof revisions)[number]["name"];
 
@@ -76,7 +76,7 @@ export function emitRootIndex(
     )} as const;
 
     /** Loads an extension's tables (to merge into a revision's with withExtensions), by name. */
-    export const loadExtensionTables: { readonly [name: string]: () => Promise<${file.importType("mcpgen/runtime", "ExtensionTables")}> } = {
+    export const loadExtensionTables: { readonly [name: string]: () => Promise<${file.importType(codegen, "ExtensionTables")}> } = {
       ${[...extensions]
         .sort((a, b) => byCodeUnit(a.extension, b.extension))
         .map(

@@ -6,9 +6,9 @@ import type { Diagnostic, RevisionModel, SourceLocation } from "../model/types.j
 import { shimOverlay } from "../overlay/shims.js";
 import type { ShimOverlay } from "../shims/plan.js";
 import { emitShapes, emitShimIndex, emitStep, planAdjacent, stepFile } from "./shims-files.js";
-import { Formatting } from "./format.js";
+import { outputOf } from "./format.js";
 import { emitMethods } from "./methods-file.js";
-import { GeneratedFile, type OutputFile } from "./printer.js";
+import { GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
 import { emitRevision, emitRevisionIndex } from "./revision-file.js";
 import { emitRootIndex, type ExtensionEntry } from "./root-index-file.js";
 import { surfaceOf } from "./surface.js";
@@ -42,13 +42,13 @@ export function revisionFolders(models: readonly RevisionModel[]): GeneratedFile
     });
 }
 
-/** The files of one revision's folder, unformatted (its checks all its own). */
+/** The files of one revision's folder, before prettier (its checks all its own). */
 export function revisionFiles(model: RevisionModel): GeneratedFile[] {
   return revisionFolder(model).files;
 }
 
 /**
- * The files of one revision's folder, unformatted, and its check catalog.
+ * The files of one revision's folder, before prettier, and its check catalog.
  * With `previous`, the catalog of the revision before it (in revision order,
  * generated into the same folder), checks the two share are imported from it
  * (check-sharing.ts).
@@ -64,8 +64,8 @@ export function revisionFolder(
       `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
     ],
   };
-  const at = (name: string) => new GeneratedFile(`${model.revision}/${name}`, header);
-  const types = at("types.ts");
+  const at = (name: string, layout?: FileLayout) => new GeneratedFile(`${model.revision}/${name}`, header, layout);
+  const types = at("types.ts", "prettier");
   emitTypes(types, model);
   const methods = at("methods.ts");
   emitMethods(methods, model);
@@ -83,7 +83,7 @@ export function revisionFolder(
   // Last: tables.ts may have asked for more check functions.
   const catalog = checkEmitter.catalog(model.revision);
   checkEmitter.flush(previous && { from: `../${previous.revision}/checks.js`, names: sharedChecks(previous, catalog) });
-  const index = at("index.ts");
+  const index = at("index.ts", "prettier");
   emitRevisionIndex(index);
   return { files: [types, methods, revision, checks, tables, validators, guards, index], checks: catalog };
 }
@@ -104,13 +104,12 @@ export function revisionChecks(model: RevisionModel): CheckCatalog {
 export async function run(
   models: readonly RevisionModel[],
   overlay: ShimOverlay = shimOverlay,
-  formatting: Formatting = new Formatting(),
 ): Promise<GenerationOutput> {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
-  const perRevision = await Promise.all(revisionFolders(ordered).map((files) => formattedAll(files, formatting)));
-  const shims = await shimsOutput(ordered, overlay, formatting);
+  const perRevision = await Promise.all(revisionFolders(ordered).map((files) => outputsOf(files)));
+  const shims = await shimsOutput(ordered, overlay);
   return {
-    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered, [], formatting)],
+    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered, [])],
     surfaces: ordered.map(surfaceOutput),
     warnings: shims.warnings,
   };
@@ -124,13 +123,12 @@ export async function run(
 export async function shimsOutput(
   models: readonly RevisionModel[],
   overlay: ShimOverlay = shimOverlay,
-  formatting: Formatting = new Formatting(),
 ): Promise<{ files: OutputFile[]; warnings: Diagnostic[] }> {
   const { files, warnings } = shimFiles(models, overlay);
-  return { files: await Promise.all(files.map((file) => formatted(file, formatting))), warnings };
+  return { files: await outputsOf(files), warnings };
 }
 
-/** The files of generated/shims/, unformatted (see shimsOutput). */
+/** The files of generated/shims/, before prettier (see shimsOutput). */
 export function shimFiles(
   models: readonly RevisionModel[],
   overlay: ShimOverlay = shimOverlay,
@@ -169,40 +167,40 @@ export function shimFiles(
     files.push(file);
   }
   if (errors.length > 0) throw new SchemaError("generator/overlay/shims.ts", errors);
-  const index = new GeneratedFile("shims/index.ts", header("the MCP schema revisions listed below"));
+  const index = new GeneratedFile("shims/index.ts", header("the MCP schema revisions listed below"), "prettier");
   emitShimIndex(index, ordered);
   files.push(index);
   return { files, warnings };
 }
 
-/** The formatted files of one revision's folder (its checks all its own). */
-export async function revisionOutput(
-  model: RevisionModel,
-  formatting: Formatting = new Formatting(),
-): Promise<OutputFile[]> {
-  return formattedAll(revisionFiles(model), formatting);
+/** The output files of one revision's folder (its checks all its own). */
+export async function revisionOutput(model: RevisionModel): Promise<OutputFile[]> {
+  return outputsOf(revisionFiles(model));
 }
 
-/** Files formatted; each starts now, so that they format side by side. */
-export function formattedAll(files: readonly GeneratedFile[], formatting: Formatting): Promise<OutputFile[]> {
-  return Promise.all(files.map((file) => formatted(file, formatting)));
+/** The final text of each file. */
+export function outputsOf(files: readonly GeneratedFile[]): Promise<OutputFile[]> {
+  return Promise.all(files.map(outputOf));
 }
 
-/** The formatted root index.ts listing `models`, oldest first, and the extensions generated beside them. */
+/** The root index.ts listing `models`, oldest first, and the extensions generated beside them. */
 export function rootIndexOutput(
   models: readonly RevisionModel[],
   extensions: readonly ExtensionEntry[] = [],
-  formatting: Formatting = new Formatting(),
 ): Promise<OutputFile> {
-  return formatted(rootIndexFile(models, extensions), formatting);
+  return outputOf(rootIndexFile(models, extensions));
 }
 
-/** The root index.ts, unformatted. */
+/** The root index.ts, before prettier. */
 export function rootIndexFile(
   models: readonly RevisionModel[],
   extensions: readonly ExtensionEntry[] = [],
 ): GeneratedFile {
-  const file = new GeneratedFile("index.ts", { source: "the MCP schema revisions listed below", details: [] });
+  const file = new GeneratedFile(
+    "index.ts",
+    { source: "the MCP schema revisions listed below", details: [] },
+    "prettier",
+  );
   emitRootIndex(
     file,
     [...models].sort((a, b) => compareRevisions(a.revision, b.revision)),
@@ -213,10 +211,6 @@ export function rootIndexFile(
 
 export function surfaceOutput(model: RevisionModel): OutputFile {
   return { path: `${model.revision}.json`, content: surfaceOf(model) };
-}
-
-export async function formatted(file: GeneratedFile, formatting: Formatting): Promise<OutputFile> {
-  return { path: file.path, content: await formatting.file(file.parts()) };
 }
 
 /** A schema name that a generated export would shadow stops generation. */

@@ -10,10 +10,7 @@
 import { propertyOf, indexDeclarations } from "../model/resolve.js";
 import type { MethodModel, RevisionModel } from "../model/types.js";
 import { checkName, type CheckEmitter } from "./checks-file.js";
-import { layoutLines } from "./line-layout.js";
-import type { GeneratedFile } from "./printer.js";
-
-const runtime = "mcpgen/runtime";
+import { codegen, type GeneratedFile } from "./printer.js";
 
 /** Names tables.ts exports. */
 export const tablesFileExports = [
@@ -31,7 +28,7 @@ export function emitTables(file: GeneratedFile, model: RevisionModel, checks: Ch
   const C = file.importNamespace("./checks.js", "C", { typeOnly: false });
   const index = indexDeclarations(model.declarations);
   const check = (name: string) => `${C}.${name}`;
-  const result = file.importType(runtime, "ValidationResult");
+  const result = file.importType(codegen, "ValidationResult");
   const envelope = {
     revision: model.revision,
     jsonrpcVersion: model.facts.jsonrpcVersion,
@@ -57,15 +54,15 @@ export function emitTables(file: GeneratedFile, model: RevisionModel, checks: Ch
   file.print(
     `
     /** The JSON-RPC envelope of revision ${model.revision}: which schema types the four message shapes are. */
-    export const envelope = ${JSON.stringify(envelope, null, 2)} as const satisfies ${file.importType(runtime, "Envelope")};
+    export const envelope = ${JSON.stringify(envelope, null, 2)} as const satisfies ${file.importType(codegen, "Envelope")};
 
     /**
      * Says whether a parsed JSON-RPC message is a request, a notification, a
      * result or error response (or, where the revision allows, a batch), or why
      * it is none of them.
      */
-    export function classify(message: unknown): ${file.importType(runtime, "Classification")} {
-      return ${file.importValue(runtime, "classifyMessage")}(message, envelope);
+    export function classify(message: unknown): ${file.importType(codegen, "Classification")} {
+      return ${file.importValue(codegen, "classifyMessage")}(message, envelope);
     }
 
     /** The tables validateMessage and the runtime read: checks by type, params and results by method. */
@@ -76,35 +73,34 @@ export function emitTables(file: GeneratedFile, model: RevisionModel, checks: Ch
         ${model.declarations.map((d) => `${JSON.stringify(d.name)}: ${check(checkName(d.name))},`).join("\n")}
       },
       ${methodCheckTables(model.methods, paramsCheck, resultCheck)}
-    } as const satisfies ${file.importType(runtime, "MessageTables")};
+    } as const satisfies ${file.importType(codegen, "MessageTables")};
 
     /** The name of every schema type of revision ${model.revision}. */
     export type TypeName = keyof typeof messageTables.checks;
 
     /** Validates a value against a schema type, reporting the first problem with a JSON pointer. */
     export function validate(type: TypeName, value: unknown): ${result} {
-      return ${file.importValue(runtime, "validateType")}(messageTables, type, value);
+      return ${file.importValue(codegen, "validateType")}(messageTables, type, value);
     }
 
     /** Validates the params of a request or notification (undefined: the message carries none). */
     export function validateParams(method: string, params: unknown): ${result} {
-      return ${file.importValue(runtime, "validateMethodParams")}(messageTables, method, params);
+      return ${file.importValue(codegen, "validateMethodParams")}(messageTables, method, params);
     }
 
     /** Validates the result of a request. */
     export function validateResult(method: string, result: unknown): ${result} {
-      return ${file.importValue(runtime, "validateMethodResult")}(messageTables, method, result);
+      return ${file.importValue(codegen, "validateMethodResult")}(messageTables, method, result);
     }
 
     /**
      * Classifies a JSON-RPC message and validates it against its method's type.
      * For a result response, pass the method of the request it answers.
      */
-    export function validateMessage(message: unknown, requestMethod?: string): ${file.importType(runtime, "MessageVerdict")} {
-      return ${file.importValue(runtime, "checkMessage")}(message, messageTables, requestMethod);
+    export function validateMessage(message: unknown, requestMethod?: string): ${file.importType(codegen, "MessageVerdict")} {
+      return ${file.importValue(codegen, "checkMessage")}(message, messageTables, requestMethod);
     }
   `,
-    layoutLines,
   );
 }
 

@@ -2,12 +2,11 @@
 // its JSDoc, in code-unit order of name.
 import type { Constant, Declaration, Heritage, RevisionModel } from "../model/types.js";
 import type { GeneratedFile } from "./printer.js";
-import { layoutLines } from "./line-layout.js";
 import { printDoc, printLiteral, printObjectBody, printType } from "./typescript.js";
 
 export function emitTypes(file: GeneratedFile, model: Pick<RevisionModel, "constants" | "declarations">): void {
-  for (const constant of model.constants) file.print(printConstant(constant), layoutLines);
-  for (const declaration of model.declarations) file.print(printDeclaration(declaration), layoutLines);
+  for (const constant of model.constants) file.print(printConstant(constant));
+  for (const declaration of model.declarations) file.print(printDeclaration(declaration));
 }
 
 function printConstant(constant: Constant): string {

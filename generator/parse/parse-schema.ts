@@ -35,9 +35,8 @@ import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../di
 import { readConstraints } from "./annotations.js";
 import { emptyDoc, parseJsDoc } from "./jsdoc.js";
 
-// ts-morph is CommonJS. Imported as an ES module, Node scans its source and
-// what it re-exports for export names first: ~150 ms of every generation;
-// require() does not.
+// ts-morph is CommonJS. Imported as an ES module, Node first scans its source
+// and what it re-exports for export names; require() does not.
 const { Node, Project, SyntaxKind } = createRequire(import.meta.url)("ts-morph") as typeof TsMorph;
 type Node = TsMorph.Node;
 type SyntaxKind = TsMorph.SyntaxKind;

@@ -5,7 +5,7 @@
 // a widening type passes through, ...), by a derived default (a literal, an
 // empty array, an object of derivable fields), or by an overlay entry. What is
 // covered by none is reported; for pinned revisions it stops generation.
-import type { DefaultValue, MemberRule, StepPlan } from "mcpgen/runtime";
+import type { DefaultValue, MemberRule, StepPlan } from "mcpgen/runtime/codegen";
 import { printType } from "../emit/typescript.js";
 import type { DiffEntry, FieldLocation, RevisionDiff } from "../diff/diff.js";
 import { compareRevisions } from "../model/revision-order.js";

@@ -4,7 +4,7 @@
 // for a field of an inline type); defaults in step plans are keyed by it.
 import { indexDeclarations, propertyOf, type DeclarationIndex } from "../model/resolve.js";
 import type { Property, ResolvedProperty, RevisionModel, TypeNode } from "../model/types.js";
-import type { FieldShape, Shape } from "mcpgen/runtime";
+import type { FieldShape, Shape } from "mcpgen/runtime/codegen";
 
 export interface ModelShapes {
   types: Record<string, Shape>;

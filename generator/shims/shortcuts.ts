@@ -14,7 +14,7 @@ import {
   type Shape,
   type ShortcutPlan,
   type StepPlan,
-} from "mcpgen/runtime";
+} from "mcpgen/runtime/codegen";
 
 /** One revision's shapes, as generator/shims/shapes.ts builds them. */
 export interface ShapeSet {

@@ -6,7 +6,7 @@
 // checked against the wire revision (connection.ts) → convert up → multi
 // round-trip input fulfilled and the request retried (modern). What tools/list
 // taught is in tool-catalog.ts; what the client answers the server, answers.ts.
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
 import { answerWithHandlers, clientCapabilities, type ClientHandlers } from "./answers.js";
 import { extendWire } from "./extensions.js";

@@ -6,7 +6,7 @@
 // probe's timeout means legacy: the initialize handshake at the newest legacy
 // revision. The verdict is a property of the server: cached per target
 // (#backward-compatibility: SHOULD cache for the server process or origin).
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import { generatedRevisions, loadedHandlerRevision } from "../protocol/revisions.js";
 import {
   HEADER_MISMATCH,

@@ -2,7 +2,7 @@
 // Client, which implements it: they and client.ts then do not import each other.
 import type { ServerCapabilities, Implementation, ClientCapabilities } from "../protocol/handler-revision.js";
 import type { LoadedRevision } from "../protocol/revisions.js";
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import type { RequestOptions } from "./connection.js";
 
 /** A notification's listener (Client.on). */

@@ -11,7 +11,7 @@ import {
   revisions,
   type RevisionName,
 } from "../../generated/index.js";
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import type { MessageTables } from "../messages.js";
 import {
   convertMessage,

@@ -2,7 +2,7 @@
 // declares one (a request's need, checked), and a server's capabilities in a
 // revision's shape, derived from the methods it offers.
 import { isObject, run } from "../validation.js";
-import type { CapabilityRequirement } from "../revision-facts.js";
+import type { CapabilityRequirement } from "../table-types.js";
 import type { MessageTables } from "../messages.js";
 import type { ExtensionTables } from "../extensions.js";
 

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import { hostOf, type McpServer } from "../server/mcp-server.js";
 import type { SessionHost } from "../server/context.js";
 import type { Session } from "../server/session/session.js";

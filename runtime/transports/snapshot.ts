@@ -19,7 +19,7 @@
 // (handshake revisions) and tools/list only.
 import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
-import type { RevisionInfo } from "../revision-facts.js";
+import type { RevisionInfo } from "../table-types.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
 import { hostOf, type McpServer } from "../server/mcp-server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";

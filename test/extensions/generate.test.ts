@@ -45,7 +45,7 @@ describe("the tasks extension (io.modelcontextprotocol/tasks)", () => {
     // Base types are imported, never declared again.
     expect(types).not.toMatch(/^export (interface|type) (Result|JSONRPCRequest|InputRequests)\b/m);
     expect(first.find((f) => f.path === "ext/tasks/extension.ts")!.content).toContain(
-      'identifier: "io.modelcontextprotocol/tasks"',
+      '"identifier": "io.modelcontextprotocol/tasks"',
     );
   });
 

@@ -1,9 +1,8 @@
 // The validation benchmark's upstream corpus puts every example that is not a
 // message, a method's params or result, or an error into a slot of another
-// message. A slot must check the example as what it is: completion/complete's
-// context (an open object) once took 50 of 129 examples per revision, checked
-// there as nothing but an object, which made the benchmark's corpus easier
-// than real traffic.
+// message. A slot must check the example as what it is: in an open object
+// (completion/complete's context) any example passes as nothing but an object,
+// which would make the benchmark's corpus easier than real traffic.
 import { describe, expect, test } from "vitest";
 import { upstreamCorpus, type RevisionModule } from "../../bench/upstream-corpus.js";
 import * as rev20260728 from "../../generated/2026-07-28/index.js";

@@ -1,12 +1,13 @@
-// The README's "Deploying" section, run as written: its server file (the
-// ```js block) started twice with the environment its shell block names, a
+// docs/deploying.md, run as written: its server file (the block named
+// "server") started twice with the environment its shell block names, a
 // local authorization server publishing its JWKS over HTTP, a real
 // redis-server, and the official SDK clients with bearer tokens, through a
-// balancer that routes as the section's nginx map does.
+// balancer that routes as the page's nginx map does (checked against the
+// shell block's processes).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -16,20 +17,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { prefixBalancer } from "../fixtures/balancer.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { post } from "../server/http-support.js";
+import { snippet, workFolder } from "../docs/pages.js";
 
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
-// Inside the package, so that "mcpgen/..." resolves to this build and "redis"/"jose" to its node_modules.
-const WORKDIR = fileURLToPath(new URL("../../dist/deploying-test/", import.meta.url));
-
-/** The section's fenced blocks of one language. */
-function blocks(language: string): string[] {
-  const text = readFileSync(README, "utf8");
-  const start = text.indexOf("\n## Deploying\n");
-  expect(start).toBeGreaterThan(-1);
-  const end = text.indexOf("\n## ", start + 1);
-  const section = text.slice(start, end);
-  return [...section.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
-}
+const PAGE = "docs/deploying.md";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 let authServer: Server;
@@ -66,16 +56,17 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${(authServer.address() as { port: number }).port}`;
   redis = await startRedis();
 
-  // The server file, verbatim.
-  const [serverFile] = blocks("js");
+  // The server file, verbatim, inside the package (so that "mcpgen/..." resolves to this build and
+  // "redis"/"jose" to its node_modules).
+  const serverFile = snippet(PAGE, "server");
   expect(serverFile).toMatch(/^\/\/ server\.mjs\n/);
-  mkdirSync(WORKDIR, { recursive: true });
-  writeFileSync(`${WORKDIR}server.mjs`, serverFile!);
+  const workdir = workFolder("deploying");
+  writeFileSync(join(workdir, "server.mjs"), serverFile);
 
   // The shell block: the variables it exports, and one process per `node server.mjs` line.
-  const [shell] = blocks("sh");
-  const exported = [...shell!.matchAll(/\b([A-Z_]+)=\S+/g)].map((m) => m[1]!);
-  const starts = shell!.split("\n").filter((line) => line.includes("node server.mjs"));
+  const shell = snippet(PAGE, "processes");
+  const exported = [...shell.matchAll(/\b([A-Z_]+)=\S+/g)].map((m) => m[1]!);
+  const starts = shell.split("\n").filter((line) => line.includes("node server.mjs"));
   expect(starts).toHaveLength(2);
   const local: Record<string, string> = {
     REDIS_URL: redis.url,
@@ -90,7 +81,7 @@ beforeAll(async () => {
     const route = /ROUTE=(\S+)/.exec(line)![1]!;
     const port = await freePort();
     const env = { ...process.env, ...local, PORT: String(port), ROUTE: route };
-    const child = spawn(process.execPath, ["server.mjs"], { cwd: WORKDIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["server.mjs"], { cwd: workdir, env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -134,7 +125,7 @@ async function waitForServer(url: string, stderr: () => string, child: ChildProc
   throw new Error(`server.mjs did not start: ${stderr()}`);
 }
 
-test("auth, two processes and Redis as the README deploys them", async () => {
+test("auth, two processes and Redis as the page deploys them", async () => {
   const lb = await prefixBalancer(urls, ["a", "b"]); // the nginx map of the section
   try {
     // No token: 401 naming the metadata.
@@ -203,4 +194,29 @@ test("auth, two processes and Redis as the README deploys them", async () => {
   } finally {
     lb.close();
   }
+});
+
+test("the nginx map routes each process's session prefix to that process, the rest to both", () => {
+  const processes = snippet(PAGE, "processes")
+    .split("\n")
+    .filter((line) => line.includes("node server.mjs"))
+    .map((line) => {
+      const value = (name: string) => new RegExp(`\\b${name}=(\\S+)`).exec(line)![1]!;
+      return { route: value("ROUTE"), address: `${value("HOST")}:${value("PORT")}` };
+    });
+  const nginx = snippet(PAGE, "balancer");
+  const upstreams = new Map(
+    [...nginx.matchAll(/upstream (\S+) \{([^}]*)\}/g)].map((m) => [
+      m[1]!,
+      [...m[2]!.matchAll(/server (\S+);/g)].map((s) => s[1]!),
+    ]),
+  );
+  const map = /map \$http_mcp_session_id \$mcp_backend \{([^}]*)\}/.exec(nginx)![1]!;
+  const routes = [...map.matchAll(/~\^(\w+)\\\. (\S+);/g)].map((m) => ({ route: m[1]!, upstream: m[2]! }));
+  expect(routes.map((r) => r.route)).toEqual(processes.map((p) => p.route));
+  for (const { route, upstream } of routes)
+    expect(upstreams.get(upstream)).toEqual([processes.find((p) => p.route === route)!.address]);
+  const fallback = /default (\S+);/.exec(map)![1]!;
+  expect(upstreams.get(fallback)).toEqual(processes.map((p) => p.address));
+  expect(nginx).toContain("location /mcp { proxy_pass http://$mcp_backend;");
 });

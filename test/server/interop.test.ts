@@ -1,5 +1,5 @@
 // Interop with the official TypeScript SDK: its Client and StdioClientTransport
-// launch the example server exactly as the README says (`npm run --silent
+// launch the example server exactly as docs/server.md says (`npm run --silent
 // example:stdio` from the project root) and use every feature it offers,
 // answering the server's sampling and elicitation requests.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -8,8 +8,11 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextpr
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { pageText } from "../docs/pages.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+// The command as docs/server.md gives it.
+const [command, ...args] = /`(npm run [^`]*example:stdio)`/.exec(pageText("docs/server.md"))![1]!.split(" ");
 let client: Client;
 let transport: StdioClientTransport;
 const sampled: unknown[] = [];
@@ -19,8 +22,8 @@ beforeAll(async () => {
   if (!existsSync(`${root}/dist/examples/notes-server.js`))
     throw new Error("dist/examples/notes-server.js is missing: run npm run generate first");
   transport = new StdioClientTransport({
-    command: "npm",
-    args: ["run", "--silent", "example:stdio"],
+    command: command!,
+    args,
     cwd: root,
     stderr: "pipe",
   });

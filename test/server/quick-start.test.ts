@@ -1,4 +1,4 @@
-// The README's quick-start server runs as written: the README shows
+// The README's five-minute server runs as written: the README shows
 // examples/quick-start.ts verbatim, and the official SDK clients of both eras
 // use it: v1 (initialize, 2025-11-25) and v2 pinned to 2026-07-28 (per-request).
 import { Client as ClientV2 } from "@modelcontextprotocol/client";

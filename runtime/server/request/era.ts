@@ -4,7 +4,7 @@
 // revision. An initialize request selects legacy semantics, scoped to the
 // stdio process (stdio) or the session (HTTP)." The lifecycle of the revision
 // a version names is a fact of that revision (RevisionInfo.lifecycle).
-import type { RevisionInfo } from "../../revision-facts.js";
+import type { RevisionInfo } from "../../table-types.js";
 import { hasPerRequestMeta, META_PROTOCOL_VERSION, statedVersion } from "../../protocol/meta.js";
 import type { ServedRevisions } from "../session/revisions.js";
 import {

@@ -2,7 +2,7 @@
 // initialize and its answer in the negotiated revision's own shape, and the
 // assumed initialization of a stateless POST (where a connection is in the
 // handshake: lifecycle.ts).
-import type { RevisionInfo } from "../../revision-facts.js";
+import type { RevisionInfo } from "../../table-types.js";
 import { isObject, run } from "../../validation.js";
 import type { IncomingRequest } from "../types.js";
 import { convert } from "../request/convert.js";

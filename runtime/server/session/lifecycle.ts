@@ -5,7 +5,7 @@ import type { Envelope } from "../../messages.js";
 import { handlerRevision, type Implementation, type LoggingLevel } from "../../protocol/handler-revision.js";
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../../protocol/meta.js";
 import { loadedHandlerRevision, type LoadedRevision } from "../../protocol/revisions.js";
-import type { RevisionInfo } from "../../revision-facts.js";
+import type { RevisionInfo } from "../../table-types.js";
 import type { Scope } from "../types.js";
 
 /** Before negotiation the envelope is the handler revision's without batches: initialize must not be batched. */

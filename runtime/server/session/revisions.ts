@@ -10,7 +10,7 @@
 // (SessionLimits.queuedMessages), received again once it has loaded, so that
 // no message overtakes the one that needed the load.
 import { revisions } from "../../../generated/index.js";
-import type { RevisionInfo } from "../../revision-facts.js";
+import type { RevisionInfo } from "../../table-types.js";
 import type { Classification, MessageTables, RequestId } from "../../messages.js";
 import { withExtensions, type ExtensionTables } from "../../extensions.js";
 import { INTERNAL_ERROR } from "../../protocol/handler-revision.js";

@@ -8,7 +8,7 @@ import type {
   RevisionInfo,
   RevisionShapes,
   StepPlan,
-} from "mcpgen/runtime";
+} from "mcpgen/runtime/codegen";
 
 /** The generated revisions, oldest first; import one as "mcpgen/<name>". */
 export const revisions = [

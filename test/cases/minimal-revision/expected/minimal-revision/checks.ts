@@ -3,25 +3,24 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import { type Failure, at, fail, failAt, isObject, missing, own } from "mcpgen/runtime";
+import { type Failure, fail, failAt, failMissing, failNested, isObject, ownProperty } from "mcpgen/runtime/codegen";
 
 /** CallToolRequest */
 export function cCallToolRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "tools/call") return failAt(f, "method", "const", 'must be "tools/call"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "tools/call") return failAt(f, "method", "const", "must be \"tools/call\"");
   x = v["params"];
-  if (x === undefined) return missing(f, "params");
-  if (!cCallToolRequestParams(x, f)) return at(f, "params");
+  if (x === undefined) return failMissing(f, "params");
+  if (!cCallToolRequestParams(x, f)) return failNested(f, "params");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -30,11 +29,11 @@ export function cCallToolRequestParams(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["name"];
-  if (x === undefined) return missing(f, "name");
+  if (x === undefined) return failMissing(f, "name");
   if (typeof x !== "string") return failAt(f, "name", "type", "must be string");
   x = v["arguments"];
   if (x !== undefined) {
-    if (!cCallToolRequestParams$arguments(x, f)) return at(f, "arguments");
+    if (!cCallToolRequestParams$arguments(x, f)) return failNested(f, "arguments");
   }
   return true;
 }
@@ -50,15 +49,15 @@ export function cCallToolResult(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["content"];
-  if (x === undefined) return missing(f, "content");
-  if (!cCallToolResult$content(x, f)) return at(f, "content");
+  if (x === undefined) return failMissing(f, "content");
+  if (!cCallToolResult$content(x, f)) return failNested(f, "content");
   x = v["isError"];
   if (x !== undefined) {
     if (typeof x !== "boolean") return failAt(f, "isError", "type", "must be boolean");
   }
   x = v["_meta"];
   if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return at(f, "_meta");
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -68,7 +67,7 @@ export function cCallToolResult$content(v: unknown, f: Failure | null): boolean 
   if (!Array.isArray(v)) return fail(f, "type", "must be an array");
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (!cTextContent(x, f)) return at(f, i);
+    if (!cTextContent(x, f)) return failNested(f, i);
   }
   return true;
 }
@@ -108,14 +107,7 @@ export function cClientRequest(v: unknown, f: Failure | null): boolean {
     case "tools/call":
       return cCallToolRequest(v, f);
     default:
-      return v["method"] === undefined
-        ? missing(f, "method")
-        : failAt(
-            f,
-            "method",
-            "enum",
-            'must be one of "initialize", "ping", "tools/list", "tools/call"',
-          );
+      return v["method"] === undefined ? failMissing(f, "method") : failAt(f, "method", "enum", "must be one of \"initialize\", \"ping\", \"tools/list\", \"tools/call\"");
   }
 }
 
@@ -124,19 +116,17 @@ export function cCreateMessageRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "sampling/createMessage")
-    return failAt(f, "method", "const", 'must be "sampling/createMessage"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "sampling/createMessage") return failAt(f, "method", "const", "must be \"sampling/createMessage\"");
   x = v["params"];
-  if (x === undefined) return missing(f, "params");
-  if (!cCreateMessageRequest$params(x, f)) return at(f, "params");
+  if (x === undefined) return failMissing(f, "params");
+  if (!cCreateMessageRequest$params(x, f)) return failNested(f, "params");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -145,10 +135,10 @@ export function cCreateMessageRequest$params(v: unknown, f: Failure | null): boo
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["messages"];
-  if (x === undefined) return missing(f, "messages");
-  if (!cCreateMessageRequest$params$messages(x, f)) return at(f, "messages");
+  if (x === undefined) return failMissing(f, "messages");
+  if (!cCreateMessageRequest$params$messages(x, f)) return failNested(f, "messages");
   x = v["maxTokens"];
-  if (x === undefined) return missing(f, "maxTokens");
+  if (x === undefined) return failMissing(f, "maxTokens");
   if (typeof x !== "number") return failAt(f, "maxTokens", "type", "must be number");
   return true;
 }
@@ -158,7 +148,7 @@ export function cCreateMessageRequest$params$messages(v: unknown, f: Failure | n
   if (!Array.isArray(v)) return fail(f, "type", "must be an array");
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (!cTextContent(x, f)) return at(f, i);
+    if (!cTextContent(x, f)) return failNested(f, i);
   }
   return true;
 }
@@ -168,14 +158,14 @@ export function cCreateMessageResult(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["model"];
-  if (x === undefined) return missing(f, "model");
+  if (x === undefined) return failMissing(f, "model");
   if (typeof x !== "string") return failAt(f, "model", "type", "must be string");
   x = v["content"];
-  if (x === undefined) return missing(f, "content");
-  if (!cTextContent(x, f)) return at(f, "content");
+  if (x === undefined) return failMissing(f, "content");
+  if (!cTextContent(x, f)) return failNested(f, "content");
   x = v["_meta"];
   if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return at(f, "_meta");
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -190,18 +180,17 @@ export function cInitializeRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "initialize") return failAt(f, "method", "const", 'must be "initialize"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "initialize") return failAt(f, "method", "const", "must be \"initialize\"");
   x = v["params"];
-  if (x === undefined) return missing(f, "params");
-  if (!cInitializeRequest$params(x, f)) return at(f, "params");
+  if (x === undefined) return failMissing(f, "params");
+  if (!cInitializeRequest$params(x, f)) return failNested(f, "params");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   return true;
 }
 
@@ -210,11 +199,11 @@ export function cInitializeRequest$params(v: unknown, f: Failure | null): boolea
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["protocolVersion"];
-  if (x === undefined) return missing(f, "protocolVersion");
+  if (x === undefined) return failMissing(f, "protocolVersion");
   if (typeof x !== "string") return failAt(f, "protocolVersion", "type", "must be string");
   x = v["capabilities"];
-  if (x === undefined) return missing(f, "capabilities");
-  if (!cClientCapabilities(x, f)) return at(f, "capabilities");
+  if (x === undefined) return failMissing(f, "capabilities");
+  if (!cClientCapabilities(x, f)) return failNested(f, "capabilities");
   return true;
 }
 
@@ -223,14 +212,14 @@ export function cInitializeResult(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["protocolVersion"];
-  if (x === undefined) return missing(f, "protocolVersion");
+  if (x === undefined) return failMissing(f, "protocolVersion");
   if (typeof x !== "string") return failAt(f, "protocolVersion", "type", "must be string");
   x = v["capabilities"];
-  if (x === undefined) return missing(f, "capabilities");
-  if (!cServerCapabilities(x, f)) return at(f, "capabilities");
+  if (x === undefined) return failMissing(f, "capabilities");
+  if (!cServerCapabilities(x, f)) return failNested(f, "capabilities");
   x = v["_meta"];
   if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return at(f, "_meta");
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -240,15 +229,14 @@ export function cInitializedNotification(v: unknown, f: Failure | null): boolean
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "notifications/initialized")
-    return failAt(f, "method", "const", 'must be "notifications/initialized"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "notifications/initialized") return failAt(f, "method", "const", "must be \"notifications/initialized\"");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["params"];
   if (x !== undefined) {
-    if (!cNotification$params(x, f)) return at(f, "params");
+    if (!cNotification$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -264,15 +252,14 @@ export function cJSONRPCError(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["error"];
-  if (x === undefined) return missing(f, "error");
-  if (!cJSONRPCError$error(x, f)) return at(f, "error");
+  if (x === undefined) return failMissing(f, "error");
+  if (!cJSONRPCError$error(x, f)) return failNested(f, "error");
   return true;
 }
 
@@ -281,28 +268,18 @@ export function cJSONRPCError$error(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["code"];
-  if (x === undefined) return missing(f, "code");
+  if (x === undefined) return failMissing(f, "code");
   if (typeof x !== "number") return failAt(f, "code", "type", "must be number");
   x = v["message"];
-  if (x === undefined) return missing(f, "message");
+  if (x === undefined) return failMissing(f, "message");
   if (typeof x !== "string") return failAt(f, "message", "type", "must be string");
   return true;
 }
 
 /** JSONRPCMessage */
 export function cJSONRPCMessage(v: unknown, f: Failure | null): boolean {
-  if (
-    cJSONRPCRequest(v, null) ||
-    cJSONRPCNotification(v, null) ||
-    cJSONRPCResponse(v, null) ||
-    cJSONRPCError(v, null)
-  )
-    return true;
-  return fail(
-    f,
-    "anyOf",
-    "must match one of: JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError",
-  );
+  if (cJSONRPCRequest(v, null) || cJSONRPCNotification(v, null) || cJSONRPCResponse(v, null) || cJSONRPCError(v, null)) return true;
+  return fail(f, "anyOf", "must match one of: JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError");
 }
 
 /** JSONRPCNotification */
@@ -310,14 +287,14 @@ export function cJSONRPCNotification(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
+  if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
   x = v["params"];
   if (x !== undefined) {
-    if (!cNotification$params(x, f)) return at(f, "params");
+    if (!cNotification$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -327,18 +304,17 @@ export function cJSONRPCRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
+  if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
   x = v["params"];
   if (x !== undefined) {
-    if (!cRequest$params(x, f)) return at(f, "params");
+    if (!cRequest$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -354,15 +330,14 @@ export function cJSONRPCResponse(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["result"];
-  if (x === undefined) return missing(f, "result");
-  if (!cResult(x, f)) return at(f, "result");
+  if (x === undefined) return failMissing(f, "result");
+  if (!cResult(x, f)) return failNested(f, "result");
   return true;
 }
 
@@ -371,18 +346,17 @@ export function cListToolsRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "tools/list") return failAt(f, "method", "const", 'must be "tools/list"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "tools/list") return failAt(f, "method", "const", "must be \"tools/list\"");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
-    if (!cRequest$params(x, f)) return at(f, "params");
+    if (!cRequest$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -392,11 +366,11 @@ export function cListToolsResult(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["tools"];
-  if (x === undefined) return missing(f, "tools");
-  if (!cListToolsResult$tools(x, f)) return at(f, "tools");
+  if (x === undefined) return failMissing(f, "tools");
+  if (!cListToolsResult$tools(x, f)) return failNested(f, "tools");
   x = v["_meta"];
   if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return at(f, "_meta");
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -406,7 +380,7 @@ export function cListToolsResult$tools(v: unknown, f: Failure | null): boolean {
   if (!Array.isArray(v)) return fail(f, "type", "must be an array");
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (!cTool(x, f)) return at(f, i);
+    if (!cTool(x, f)) return failNested(f, i);
   }
   return true;
 }
@@ -416,11 +390,11 @@ export function cNotification(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
+  if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
   x = v["params"];
   if (x !== undefined) {
-    if (!cNotification$params(x, f)) return at(f, "params");
+    if (!cNotification$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -430,18 +404,17 @@ export function cPingRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "ping") return failAt(f, "method", "const", 'must be "ping"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "ping") return failAt(f, "method", "const", "must be \"ping\"");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["id"];
-  if (x === undefined) return missing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number"))
-    return failAt(f, "id", "type", "must be string or number");
+  if (x === undefined) return failMissing(f, "id");
+  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
   x = v["params"];
   if (x !== undefined) {
-    if (!cRequest$params(x, f)) return at(f, "params");
+    if (!cRequest$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
@@ -451,19 +424,18 @@ export function cRequest(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
+  if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
   x = v["params"];
   if (x !== undefined) {
-    if (!cRequest$params(x, f)) return at(f, "params");
+    if (!cRequest$params(x, f)) return failNested(f, "params");
   }
   return true;
 }
 
 /** RequestId */
 export function cRequestId(v: unknown, f: Failure | null): boolean {
-  if (!(typeof v === "string" || typeof v === "number"))
-    return fail(f, "type", "must be string or number");
+  if (!(typeof v === "string" || typeof v === "number")) return fail(f, "type", "must be string or number");
   return true;
 }
 
@@ -473,7 +445,7 @@ export function cResult(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["_meta"];
   if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return at(f, "_meta");
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -484,7 +456,7 @@ export function cServerCapabilities(v: unknown, f: Failure | null): boolean {
   let x: unknown;
   x = v["tools"];
   if (x !== undefined) {
-    if (!cServerCapabilities$tools(x, f)) return at(f, "tools");
+    if (!cServerCapabilities$tools(x, f)) return failNested(f, "tools");
   }
   return true;
 }
@@ -514,9 +486,7 @@ export function cServerRequest(v: unknown, f: Failure | null): boolean {
     case "sampling/createMessage":
       return cCreateMessageRequest(v, f);
     default:
-      return v["method"] === undefined
-        ? missing(f, "method")
-        : failAt(f, "method", "enum", 'must be one of "ping", "sampling/createMessage"');
+      return v["method"] === undefined ? failMissing(f, "method") : failAt(f, "method", "enum", "must be one of \"ping\", \"sampling/createMessage\"");
   }
 }
 
@@ -525,10 +495,10 @@ export function cTextContent(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["type"];
-  if (x === undefined) return missing(f, "type");
-  if (x !== "text") return failAt(f, "type", "const", 'must be "text"');
+  if (x === undefined) return failMissing(f, "type");
+  if (x !== "text") return failAt(f, "type", "const", "must be \"text\"");
   x = v["text"];
-  if (x === undefined) return missing(f, "text");
+  if (x === undefined) return failMissing(f, "text");
   if (typeof x !== "string") return failAt(f, "text", "type", "must be string");
   return true;
 }
@@ -538,15 +508,15 @@ export function cTool(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["name"];
-  if (x === undefined) return missing(f, "name");
+  if (x === undefined) return failMissing(f, "name");
   if (typeof x !== "string") return failAt(f, "name", "type", "must be string");
   x = v["description"];
   if (x !== undefined) {
     if (typeof x !== "string") return failAt(f, "description", "type", "must be string");
   }
   x = v["inputSchema"];
-  if (x === undefined) return missing(f, "inputSchema");
-  if (!cTool$inputSchema(x, f)) return at(f, "inputSchema");
+  if (x === undefined) return failMissing(f, "inputSchema");
+  if (!cTool$inputSchema(x, f)) return failNested(f, "inputSchema");
   return true;
 }
 
@@ -555,11 +525,11 @@ export function cTool$inputSchema(v: unknown, f: Failure | null): boolean {
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["type"];
-  if (x === undefined) return missing(f, "type");
-  if (x !== "object") return failAt(f, "type", "const", 'must be "object"');
+  if (x === undefined) return failMissing(f, "type");
+  if (x !== "object") return failAt(f, "type", "const", "must be \"object\"");
   x = v["properties"];
   if (x !== undefined) {
-    if (!cTool$inputSchema$properties(x, f)) return at(f, "properties");
+    if (!cTool$inputSchema$properties(x, f)) return failNested(f, "properties");
   }
   return true;
 }
@@ -569,7 +539,7 @@ export function cTool$inputSchema$properties(v: unknown, f: Failure | null): boo
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   for (const k in v) {
-    x = k === "__proto__" ? own(v, k) : v[k];
+    x = k === "__proto__" ? ownProperty(v, k) : v[k];
     if (!isObject(x)) return failAt(f, k, "type", "must be an object");
   }
   return true;
@@ -580,15 +550,14 @@ export function cToolListChangedNotification(v: unknown, f: Failure | null): boo
   if (!isObject(v)) return fail(f, "type", "must be an object");
   let x: unknown;
   x = v["method"];
-  if (x === undefined) return missing(f, "method");
-  if (x !== "notifications/tools/list_changed")
-    return failAt(f, "method", "const", 'must be "notifications/tools/list_changed"');
+  if (x === undefined) return failMissing(f, "method");
+  if (x !== "notifications/tools/list_changed") return failAt(f, "method", "const", "must be \"notifications/tools/list_changed\"");
   x = v["jsonrpc"];
-  if (x === undefined) return missing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", 'must be "2.0"');
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   x = v["params"];
   if (x !== undefined) {
-    if (!cNotification$params(x, f)) return at(f, "params");
+    if (!cNotification$params(x, f)) return failNested(f, "params");
   }
   return true;
 }

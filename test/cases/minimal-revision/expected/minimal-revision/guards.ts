@@ -5,126 +5,124 @@
 
 import * as C from "./checks.js";
 import type * as T from "./types.js";
-import { test } from "mcpgen/runtime";
+import { passesCheck } from "mcpgen/runtime/codegen";
 
 export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
-  return test(C.cCallToolRequest, value);
+  return passesCheck(C.cCallToolRequest, value);
 }
 
 export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
-  return test(C.cCallToolRequestParams, value);
+  return passesCheck(C.cCallToolRequestParams, value);
 }
 
 export function isCallToolResult(value: unknown): value is T.CallToolResult {
-  return test(C.cCallToolResult, value);
+  return passesCheck(C.cCallToolResult, value);
 }
 
 export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
-  return test(C.cClientCapabilities, value);
+  return passesCheck(C.cClientCapabilities, value);
 }
 
 export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return test(C.cClientNotification, value);
+  return passesCheck(C.cClientNotification, value);
 }
 
 export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return test(C.cClientRequest, value);
+  return passesCheck(C.cClientRequest, value);
 }
 
 export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
-  return test(C.cCreateMessageRequest, value);
+  return passesCheck(C.cCreateMessageRequest, value);
 }
 
 export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
-  return test(C.cCreateMessageResult, value);
+  return passesCheck(C.cCreateMessageResult, value);
 }
 
 export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return test(C.cEmptyResult, value);
+  return passesCheck(C.cEmptyResult, value);
 }
 
 export function isInitializeRequest(value: unknown): value is T.InitializeRequest {
-  return test(C.cInitializeRequest, value);
+  return passesCheck(C.cInitializeRequest, value);
 }
 
 export function isInitializeResult(value: unknown): value is T.InitializeResult {
-  return test(C.cInitializeResult, value);
+  return passesCheck(C.cInitializeResult, value);
 }
 
 export function isInitializedNotification(value: unknown): value is T.InitializedNotification {
-  return test(C.cInitializedNotification, value);
+  return passesCheck(C.cInitializedNotification, value);
 }
 
 export function isJSONRPCError(value: unknown): value is T.JSONRPCError {
-  return test(C.cJSONRPCError, value);
+  return passesCheck(C.cJSONRPCError, value);
 }
 
 export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
-  return test(C.cJSONRPCMessage, value);
+  return passesCheck(C.cJSONRPCMessage, value);
 }
 
 export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
-  return test(C.cJSONRPCNotification, value);
+  return passesCheck(C.cJSONRPCNotification, value);
 }
 
 export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
-  return test(C.cJSONRPCRequest, value);
+  return passesCheck(C.cJSONRPCRequest, value);
 }
 
 export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return test(C.cJSONRPCResponse, value);
+  return passesCheck(C.cJSONRPCResponse, value);
 }
 
 export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
-  return test(C.cListToolsRequest, value);
+  return passesCheck(C.cListToolsRequest, value);
 }
 
 export function isListToolsResult(value: unknown): value is T.ListToolsResult {
-  return test(C.cListToolsResult, value);
+  return passesCheck(C.cListToolsResult, value);
 }
 
 export function isNotification(value: unknown): value is T.Notification {
-  return test(C.cNotification, value);
+  return passesCheck(C.cNotification, value);
 }
 
 export function isPingRequest(value: unknown): value is T.PingRequest {
-  return test(C.cPingRequest, value);
+  return passesCheck(C.cPingRequest, value);
 }
 
 export function isRequest(value: unknown): value is T.Request {
-  return test(C.cRequest, value);
+  return passesCheck(C.cRequest, value);
 }
 
 export function isRequestId(value: unknown): value is T.RequestId {
-  return test(C.cRequestId, value);
+  return passesCheck(C.cRequestId, value);
 }
 
 export function isResult(value: unknown): value is T.Result {
-  return test(C.cResult, value);
+  return passesCheck(C.cResult, value);
 }
 
 export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
-  return test(C.cServerCapabilities, value);
+  return passesCheck(C.cServerCapabilities, value);
 }
 
 export function isServerNotification(value: unknown): value is T.ServerNotification {
-  return test(C.cServerNotification, value);
+  return passesCheck(C.cServerNotification, value);
 }
 
 export function isServerRequest(value: unknown): value is T.ServerRequest {
-  return test(C.cServerRequest, value);
+  return passesCheck(C.cServerRequest, value);
 }
 
 export function isTextContent(value: unknown): value is T.TextContent {
-  return test(C.cTextContent, value);
+  return passesCheck(C.cTextContent, value);
 }
 
 export function isTool(value: unknown): value is T.Tool {
-  return test(C.cTool, value);
+  return passesCheck(C.cTool, value);
 }
 
-export function isToolListChangedNotification(
-  value: unknown,
-): value is T.ToolListChangedNotification {
-  return test(C.cToolListChangedNotification, value);
+export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
+  return passesCheck(C.cToolListChangedNotification, value);
 }

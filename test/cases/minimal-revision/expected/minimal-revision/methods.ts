@@ -3,141 +3,36 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type {
-  CallToolRequest,
-  CallToolResult,
-  CreateMessageRequest,
-  CreateMessageResult,
-  EmptyResult,
-  InitializeRequest,
-  InitializeResult,
-  InitializedNotification,
-  ListToolsRequest,
-  ListToolsResult,
-  PingRequest,
-  ToolListChangedNotification,
-} from "./types.js";
-import type { MethodTable } from "mcpgen/runtime";
+import type { CallToolRequest, CallToolResult, CreateMessageRequest, CreateMessageResult, EmptyResult, InitializeRequest, InitializeResult, InitializedNotification, ListToolsRequest, ListToolsResult, PingRequest, ToolListChangedNotification } from "./types.js";
+import type { MethodTable } from "mcpgen/runtime/codegen";
 
 /**
  * The method routing table of revision minimal-revision: one entry per
  * request and notification, keyed by method name.
  */
 export const methods = {
-  initialize: {
-    kind: "request",
-    direction: "client-to-server",
-    type: "InitializeRequest",
-    params: null,
-    paramsRequired: true,
-    result: "InitializeResult",
-    resultResponse: null,
-    capability: null,
-    inputRequest: false,
-  },
-  "notifications/initialized": {
-    kind: "notification",
-    direction: "client-to-server",
-    type: "InitializedNotification",
-    params: null,
-    paramsRequired: false,
-    result: null,
-    resultResponse: null,
-    capability: null,
-    inputRequest: false,
-  },
-  "notifications/tools/list_changed": {
-    kind: "notification",
-    direction: "server-to-client",
-    type: "ToolListChangedNotification",
-    params: null,
-    paramsRequired: false,
-    result: null,
-    resultResponse: null,
-    capability: { holder: "server", path: ["tools", "listChanged"] },
-    inputRequest: false,
-  },
-  ping: {
-    kind: "request",
-    direction: "both",
-    type: "PingRequest",
-    params: null,
-    paramsRequired: false,
-    result: "EmptyResult",
-    resultResponse: null,
-    capability: null,
-    inputRequest: false,
-  },
-  "sampling/createMessage": {
-    kind: "request",
-    direction: "server-to-client",
-    type: "CreateMessageRequest",
-    params: null,
-    paramsRequired: true,
-    result: "CreateMessageResult",
-    resultResponse: null,
-    capability: { holder: "client", path: ["sampling"] },
-    inputRequest: false,
-  },
-  "tools/call": {
-    kind: "request",
-    direction: "client-to-server",
-    type: "CallToolRequest",
-    params: "CallToolRequestParams",
-    paramsRequired: true,
-    result: "CallToolResult",
-    resultResponse: null,
-    capability: { holder: "server", path: ["tools"] },
-    inputRequest: false,
-  },
-  "tools/list": {
-    kind: "request",
-    direction: "client-to-server",
-    type: "ListToolsRequest",
-    params: null,
-    paramsRequired: false,
-    result: "ListToolsResult",
-    resultResponse: null,
-    capability: { holder: "server", path: ["tools"] },
-    inputRequest: false,
-  },
+  "initialize": {"kind":"request","direction":"client-to-server","type":"InitializeRequest","params":null,"paramsRequired":true,"result":"InitializeResult","resultResponse":null,"capability":null,"inputRequest":false},
+  "notifications/initialized": {"kind":"notification","direction":"client-to-server","type":"InitializedNotification","params":null,"paramsRequired":false,"result":null,"resultResponse":null,"capability":null,"inputRequest":false},
+  "notifications/tools/list_changed": {"kind":"notification","direction":"server-to-client","type":"ToolListChangedNotification","params":null,"paramsRequired":false,"result":null,"resultResponse":null,"capability":{"holder":"server","path":["tools","listChanged"]},"inputRequest":false},
+  "ping": {"kind":"request","direction":"both","type":"PingRequest","params":null,"paramsRequired":false,"result":"EmptyResult","resultResponse":null,"capability":null,"inputRequest":false},
+  "sampling/createMessage": {"kind":"request","direction":"server-to-client","type":"CreateMessageRequest","params":null,"paramsRequired":true,"result":"CreateMessageResult","resultResponse":null,"capability":{"holder":"client","path":["sampling"]},"inputRequest":false},
+  "tools/call": {"kind":"request","direction":"client-to-server","type":"CallToolRequest","params":"CallToolRequestParams","paramsRequired":true,"result":"CallToolResult","resultResponse":null,"capability":{"holder":"server","path":["tools"]},"inputRequest":false},
+  "tools/list": {"kind":"request","direction":"client-to-server","type":"ListToolsRequest","params":null,"paramsRequired":false,"result":"ListToolsResult","resultResponse":null,"capability":{"holder":"server","path":["tools"]},"inputRequest":false},
 } as const satisfies MethodTable;
 
 /** For each request: the whole message, its params and the result a response carries. */
 export interface RequestMap {
-  initialize: {
-    request: InitializeRequest;
-    params: InitializeRequest["params"];
-    result: InitializeResult;
-  };
-  ping: { request: PingRequest; params: PingRequest["params"]; result: EmptyResult };
-  "sampling/createMessage": {
-    request: CreateMessageRequest;
-    params: CreateMessageRequest["params"];
-    result: CreateMessageResult;
-  };
-  "tools/call": {
-    request: CallToolRequest;
-    params: CallToolRequest["params"];
-    result: CallToolResult;
-  };
-  "tools/list": {
-    request: ListToolsRequest;
-    params: ListToolsRequest["params"];
-    result: ListToolsResult;
-  };
+  "initialize": { request: InitializeRequest; params: InitializeRequest["params"]; result: InitializeResult };
+  "ping": { request: PingRequest; params: PingRequest["params"]; result: EmptyResult };
+  "sampling/createMessage": { request: CreateMessageRequest; params: CreateMessageRequest["params"]; result: CreateMessageResult };
+  "tools/call": { request: CallToolRequest; params: CallToolRequest["params"]; result: CallToolResult };
+  "tools/list": { request: ListToolsRequest; params: ListToolsRequest["params"]; result: ListToolsResult };
 }
 
 /** For each notification: the whole message and its params. */
 export interface NotificationMap {
-  "notifications/initialized": {
-    notification: InitializedNotification;
-    params: InitializedNotification["params"];
-  };
-  "notifications/tools/list_changed": {
-    notification: ToolListChangedNotification;
-    params: ToolListChangedNotification["params"];
-  };
+  "notifications/initialized": { notification: InitializedNotification; params: InitializedNotification["params"] };
+  "notifications/tools/list_changed": { notification: ToolListChangedNotification; params: ToolListChangedNotification["params"] };
 }
 
 export type RequestMethod = keyof RequestMap;
@@ -147,9 +42,7 @@ export type Method = RequestMethod | NotificationMethod;
 /** The params of a request or notification. */
 export type ParamsOf<M extends Method> = M extends RequestMethod
   ? RequestMap[M]["params"]
-  : M extends NotificationMethod
-    ? NotificationMap[M]["params"]
-    : never;
+  : M extends NotificationMethod ? NotificationMap[M]["params"] : never;
 
 /** What a successful response to request M carries in `result`. */
 export type ResultOf<M extends RequestMethod> = RequestMap[M]["result"];

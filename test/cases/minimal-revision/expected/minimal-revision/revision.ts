@@ -3,19 +3,19 @@
 // Do not edit: regenerate with `mcpgen generate`.
 /* eslint-disable */
 
-import type { RevisionInfo } from "mcpgen/runtime";
+import type { RevisionInfo } from "mcpgen/runtime/codegen";
 
 /** What this folder was generated from, and the revision's protocol-level facts. */
 export const revision = {
-  name: "minimal-revision",
-  protocolVersion: "2025-01-01",
-  jsonrpcVersion: "2.0",
-  lifecycle: "initialize",
-  batching: false,
-  extensions: false,
-  inputRequests: null,
-  beforeInitialized: null,
-  errorCodes: {},
-  schemaSha256: "1a28fdcd7463b38b86c34b73d8a7672618f541b95ba5a89ee62cc0022ee050e4",
-  commit: null,
+  "name": "minimal-revision",
+  "protocolVersion": "2025-01-01",
+  "jsonrpcVersion": "2.0",
+  "lifecycle": "initialize",
+  "batching": false,
+  "extensions": false,
+  "inputRequests": null,
+  "beforeInitialized": null,
+  "errorCodes": {},
+  "schemaSha256": "1a28fdcd7463b38b86c34b73d8a7672618f541b95ba5a89ee62cc0022ee050e4",
+  "commit": null
 } as const satisfies RevisionInfo;

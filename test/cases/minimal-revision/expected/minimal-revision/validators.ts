@@ -4,154 +4,154 @@
 /* eslint-disable */
 
 import * as C from "./checks.js";
-import { type ValidationResult, run } from "mcpgen/runtime";
+import { type ValidationResult, runCheck } from "mcpgen/runtime/codegen";
 
 /** Validates a value against CallToolRequest. */
 export function validateCallToolRequest(value: unknown): ValidationResult {
-  return run(C.cCallToolRequest, value);
+  return runCheck(C.cCallToolRequest, value);
 }
 
 /** Validates a value against CallToolRequestParams. */
 export function validateCallToolRequestParams(value: unknown): ValidationResult {
-  return run(C.cCallToolRequestParams, value);
+  return runCheck(C.cCallToolRequestParams, value);
 }
 
 /** Validates a value against CallToolResult. */
 export function validateCallToolResult(value: unknown): ValidationResult {
-  return run(C.cCallToolResult, value);
+  return runCheck(C.cCallToolResult, value);
 }
 
 /** Validates a value against ClientCapabilities. */
 export function validateClientCapabilities(value: unknown): ValidationResult {
-  return run(C.cClientCapabilities, value);
+  return runCheck(C.cClientCapabilities, value);
 }
 
 /** Validates a value against ClientNotification. */
 export function validateClientNotification(value: unknown): ValidationResult {
-  return run(C.cClientNotification, value);
+  return runCheck(C.cClientNotification, value);
 }
 
 /** Validates a value against ClientRequest. */
 export function validateClientRequest(value: unknown): ValidationResult {
-  return run(C.cClientRequest, value);
+  return runCheck(C.cClientRequest, value);
 }
 
 /** Validates a value against CreateMessageRequest. */
 export function validateCreateMessageRequest(value: unknown): ValidationResult {
-  return run(C.cCreateMessageRequest, value);
+  return runCheck(C.cCreateMessageRequest, value);
 }
 
 /** Validates a value against CreateMessageResult. */
 export function validateCreateMessageResult(value: unknown): ValidationResult {
-  return run(C.cCreateMessageResult, value);
+  return runCheck(C.cCreateMessageResult, value);
 }
 
 /** Validates a value against EmptyResult. */
 export function validateEmptyResult(value: unknown): ValidationResult {
-  return run(C.cEmptyResult, value);
+  return runCheck(C.cEmptyResult, value);
 }
 
 /** Validates a value against InitializeRequest. */
 export function validateInitializeRequest(value: unknown): ValidationResult {
-  return run(C.cInitializeRequest, value);
+  return runCheck(C.cInitializeRequest, value);
 }
 
 /** Validates a value against InitializeResult. */
 export function validateInitializeResult(value: unknown): ValidationResult {
-  return run(C.cInitializeResult, value);
+  return runCheck(C.cInitializeResult, value);
 }
 
 /** Validates a value against InitializedNotification. */
 export function validateInitializedNotification(value: unknown): ValidationResult {
-  return run(C.cInitializedNotification, value);
+  return runCheck(C.cInitializedNotification, value);
 }
 
 /** Validates a value against JSONRPCError. */
 export function validateJSONRPCError(value: unknown): ValidationResult {
-  return run(C.cJSONRPCError, value);
+  return runCheck(C.cJSONRPCError, value);
 }
 
 /** Validates a value against JSONRPCMessage. */
 export function validateJSONRPCMessage(value: unknown): ValidationResult {
-  return run(C.cJSONRPCMessage, value);
+  return runCheck(C.cJSONRPCMessage, value);
 }
 
 /** Validates a value against JSONRPCNotification. */
 export function validateJSONRPCNotification(value: unknown): ValidationResult {
-  return run(C.cJSONRPCNotification, value);
+  return runCheck(C.cJSONRPCNotification, value);
 }
 
 /** Validates a value against JSONRPCRequest. */
 export function validateJSONRPCRequest(value: unknown): ValidationResult {
-  return run(C.cJSONRPCRequest, value);
+  return runCheck(C.cJSONRPCRequest, value);
 }
 
 /** Validates a value against JSONRPCResponse. */
 export function validateJSONRPCResponse(value: unknown): ValidationResult {
-  return run(C.cJSONRPCResponse, value);
+  return runCheck(C.cJSONRPCResponse, value);
 }
 
 /** Validates a value against ListToolsRequest. */
 export function validateListToolsRequest(value: unknown): ValidationResult {
-  return run(C.cListToolsRequest, value);
+  return runCheck(C.cListToolsRequest, value);
 }
 
 /** Validates a value against ListToolsResult. */
 export function validateListToolsResult(value: unknown): ValidationResult {
-  return run(C.cListToolsResult, value);
+  return runCheck(C.cListToolsResult, value);
 }
 
 /** Validates a value against Notification. */
 export function validateNotification(value: unknown): ValidationResult {
-  return run(C.cNotification, value);
+  return runCheck(C.cNotification, value);
 }
 
 /** Validates a value against PingRequest. */
 export function validatePingRequest(value: unknown): ValidationResult {
-  return run(C.cPingRequest, value);
+  return runCheck(C.cPingRequest, value);
 }
 
 /** Validates a value against Request. */
 export function validateRequest(value: unknown): ValidationResult {
-  return run(C.cRequest, value);
+  return runCheck(C.cRequest, value);
 }
 
 /** Validates a value against RequestId. */
 export function validateRequestId(value: unknown): ValidationResult {
-  return run(C.cRequestId, value);
+  return runCheck(C.cRequestId, value);
 }
 
 /** Validates a value against Result. */
 export function validateResultType(value: unknown): ValidationResult {
-  return run(C.cResult, value);
+  return runCheck(C.cResult, value);
 }
 
 /** Validates a value against ServerCapabilities. */
 export function validateServerCapabilities(value: unknown): ValidationResult {
-  return run(C.cServerCapabilities, value);
+  return runCheck(C.cServerCapabilities, value);
 }
 
 /** Validates a value against ServerNotification. */
 export function validateServerNotification(value: unknown): ValidationResult {
-  return run(C.cServerNotification, value);
+  return runCheck(C.cServerNotification, value);
 }
 
 /** Validates a value against ServerRequest. */
 export function validateServerRequest(value: unknown): ValidationResult {
-  return run(C.cServerRequest, value);
+  return runCheck(C.cServerRequest, value);
 }
 
 /** Validates a value against TextContent. */
 export function validateTextContent(value: unknown): ValidationResult {
-  return run(C.cTextContent, value);
+  return runCheck(C.cTextContent, value);
 }
 
 /** Validates a value against Tool. */
 export function validateTool(value: unknown): ValidationResult {
-  return run(C.cTool, value);
+  return runCheck(C.cTool, value);
 }
 
 /** Validates a value against ToolListChangedNotification. */
 export function validateToolListChangedNotification(value: unknown): ValidationResult {
-  return run(C.cToolListChangedNotification, value);
+  return runCheck(C.cToolListChangedNotification, value);
 }

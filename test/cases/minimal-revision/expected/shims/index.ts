@@ -12,9 +12,9 @@ import {
   convertParams as convertParamsWith,
   convertResult as convertResultWith,
   shimRules,
-} from "mcpgen/runtime";
+} from "mcpgen/runtime/codegen";
 
-export { ShimError } from "mcpgen/runtime";
+export { ShimError } from "mcpgen/runtime/codegen";
 
 /** The revisions convert() knows, oldest first. */
 export const revisions = ["minimal-revision"] as const;

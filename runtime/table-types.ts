@@ -1,6 +1,5 @@
-// What a generated revision states about itself and its methods: the facts
-// (generated/<rev>/revision.ts) and the method routing table
-// (generated/<rev>/methods.ts). Types only, so that every module may read them.
+// The types of a revision's generated tables: its method routing table
+// (generated/<rev>/methods.ts) and its facts (generated/<rev>/revision.ts).
 /** Who sends a method: the client, the server, or either side. */
 export type Direction = "client-to-server" | "server-to-client" | "both";
 
