@@ -100,6 +100,9 @@ export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta
 /** The result of a request once multi round-trip input is done: never an InputRequiredResult. */
 export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
 
+/** What the feature modules read of a client's state (ClientCore). */
+const STATE = ["wire", "revision", "serverInfo", "serverCapabilities", "closed", "whenClosed", "lifetime"] as const;
+
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
 
 export class Client {
@@ -126,35 +129,16 @@ export class Client {
     private readonly connection: Connection,
     private readonly options: ClientOptions,
   ) {
-    const client = this;
-    this.core = {
-      get wire() {
-        return client.wire;
-      },
-      get revision() {
-        return client.revision;
-      },
-      get serverInfo() {
-        return client.serverInfo;
-      },
-      get serverCapabilities() {
-        return client.serverCapabilities;
-      },
-      get closed() {
-        return client.closed;
-      },
-      get whenClosed() {
-        return client.whenClosed;
-      },
-      get lifetime() {
-        return client.lifetime;
-      },
-      request: (method, params, options) => client.request(method as ClientRequestMethod, params as never, options),
-      wireRequest: (method, params, options) => client.wireRequest(method, params, options),
-      on: (method, listener) => client.on(method, listener),
-      answerServer: (method, params, signal) => client.answerServer(method, params, signal),
-      close: () => client.close(),
+    const core: Omit<ClientCore, (typeof STATE)[number]> = {
+      request: (method, params, options) => this.request(method as ClientRequestMethod, params as never, options),
+      wireRequest: (method, params, options) => this.wireRequest(method, params, options),
+      on: (method, listener) => this.on(method, listener),
+      answerServer: (method, params, signal) => this.answerServer(method, params, signal),
+      close: () => this.close(),
     };
+    // The state the feature modules read is this client's, as it is when they read it.
+    for (const name of STATE) Object.defineProperty(core, name, { get: () => this[name], enumerable: true });
+    this.core = core as ClientCore;
   }
 
   /** Starts the transport, finds the server's era and revision (or uses the pinned one), and handshakes where the era has one. */
