@@ -11,7 +11,6 @@ import {
   handlerTables,
   type CallToolRequestParams,
   type CompleteRequestParams,
-  type CompleteResult,
   type GetPromptRequestParams,
   type Implementation,
   type LoggingLevel,
@@ -37,6 +36,7 @@ import { deriveCapabilities } from "./capabilities.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./tasks/flavours.js";
 import { checkedCacheHint, ResourceCatalog } from "./features/resources.js";
 import { PromptCatalog } from "./features/prompts.js";
+import { complete } from "./features/completion.js";
 import { ChangeNotices } from "./outgoing/notices.js";
 import { loadSkills, type LoadedSkill } from "./skills/load.js";
 import { SkillCatalog } from "./skills/catalog.js";
@@ -50,14 +50,10 @@ import type {
   ResourceHandler,
   ResourceTemplateDefinition,
   ResourceTemplateHandler,
-  Returned,
   ServerOptions,
   ToolDefinition,
   ToolHandler,
 } from "./definitions.js";
-
-// completion#completion-results: at most 100 values in one response.
-const MAX_COMPLETIONS = 100;
 
 /**
  * What the transports read of a server besides its public API: the host its
@@ -527,7 +523,8 @@ export class McpServer {
       return withCursor({ prompts: page.items, ...this.cacheHint }, page.nextCursor);
     },
     "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.prompts.get(params, context),
-    "completion/complete": (params: CompleteRequestParams) => this.complete(params),
+    "completion/complete": (params: CompleteRequestParams) =>
+      complete(params, { prompts: this.prompts, resources: this.resources }),
   };
 
   private readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void } =
@@ -540,22 +537,6 @@ export class McpServer {
         if (opened) this.options.onRootsListChanged?.(opened);
       },
     };
-
-  private async complete(params: CompleteRequestParams): Promise<Returned<CompleteResult>> {
-    const { ref, argument } = params;
-    const completer =
-      ref.type === "ref/prompt"
-        ? this.prompts.completer(ref.name, argument.name)
-        : this.resources.completer(ref.uri, argument.name);
-    const values = completer ? await completer(argument.value, { arguments: params.context?.arguments ?? {} }) : [];
-    return {
-      completion: {
-        values: values.slice(0, MAX_COMPLETIONS),
-        total: values.length,
-        hasMore: values.length > MAX_COMPLETIONS,
-      },
-    };
-  }
 }
 
 /** A definition checked against the handler revision's schema type, so that a bad one fails at registration. */
