@@ -23,9 +23,6 @@ export default defineConfig({
     // vitest's default for a run is one worker fewer than the CPUs: one on this project's 2-core
     // machine kind, where the files then ran one after another (26 minutes on a slow host; 18 with
     // two workers on the same host). Many files spend their time waiting on the processes they start.
-    // The two files that watch V8's compiler and collector (hidden-classes, young-survival) run
-    // after the rest, alone (`npm run test:suite`): beside another file, Node 24 compiled HTTP entry
-    // functions again after a collection with no traced invalidation, in three tries of three.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -16,10 +16,9 @@ export interface ShapeBuilders {
 /**
  * A revision's shapes with its tables at once and its types, params and
  * results built on their first read (then plain data properties). Only a walk
- * reads them: a step's shortcut needs the checks alone. Building both
- * revisions' shapes (~300 KB of objects each) when a legacy session's shims
- * loaded was what made V8 double its young generation in a server under load
- * (bench/RESULTS.md, Streamable HTTP).
+ * reads them: a step's shortcut needs the checks alone. Both revisions'
+ * shapes are ~300 KB of objects each, which a session whose conversions all
+ * take the shortcut never needs.
  */
 export function revisionShapes(
   tables: Omit<RevisionShapes, keyof ShapeBuilders>,
@@ -144,8 +143,6 @@ export function fits(value: unknown, shape: Shape, revision: RevisionShapes, dep
       }
     case "literal":
       return value === s.value;
-    // Loops, not callbacks: a closure made per call loses its optimized code in
-    // every full collection that finds none alive (runtime/hidden-classes.ts).
     case "union":
       for (const member of s.members) if (fits(value, member, revision, depth + 1)) return true;
       return false;

@@ -59,7 +59,7 @@ function materialize(
   method: string,
 ): Shortcut | null {
   const planned = plan.shortcuts?.[what];
-  const facts = planned && Object.prototype.hasOwnProperty.call(planned, method) ? planned[method] : undefined;
+  const facts = planned && Object.hasOwn(planned, method) ? planned[method] : undefined;
   const check = facts ? target.checks[facts.check] : undefined;
   if (!facts || !check) return null;
   const hooks = facts.hooks.map((name) => {
@@ -98,7 +98,6 @@ export function takeShortcut(
   changes: ShimChange[],
 ): unknown {
   if (!isObject(value) || !test(shortcut.check, value)) return NOT_TAKEN;
-  // Indexed loops, and no try block without hooks: this runs twice a converted request (counted: ~150 instructions a call).
   const { nested, hooks } = shortcut;
   for (let i = 0; i < nested.length; i++) if (hasPath(value, nested[i]!)) return NOT_TAKEN;
   if (hooks.length > 0) {

@@ -14,7 +14,6 @@ import {
 } from "./shim-data.js";
 import { ANY, escape, fieldsOf, fits, is, isAny, membersOf, resolve, type Resolved } from "./shim-shapes.js";
 import { isObject } from "./validation.js";
-import { keepHiddenClass } from "./hidden-classes.js";
 
 /** One value's walk along a source shape and a target shape, within one step. */
 export class Walk {
@@ -89,7 +88,6 @@ export class Walk {
     field: string,
   ): unknown {
     const sourceMembers = source.shape.kind === "union" ? this.members(source.shape, this.source) : [source];
-    // Searched with loops (memberOf, named), not callbacks made per call (runtime/hidden-classes.ts).
     const member = memberOf(sourceMembers, value, this.source) ?? sourceMembers[0]!;
     // The same member by name (or renamed), else a member that takes the value as it is.
     const name = member.name && (this.plan.renames[member.name] ?? member.name);
@@ -220,6 +218,3 @@ function named(members: readonly Resolved[], name: string): Resolved | undefined
 function byName(member: Resolved): Shape {
   return member.name ? { kind: "reference", name: member.name } : member.shape;
 }
-
-// Made per conversion that walks and dropped after (runtime/hidden-classes.ts).
-keepHiddenClass(new Walk(undefined as never, undefined as never, undefined as never, undefined as never, [], ""));

@@ -128,7 +128,7 @@ function convertPart(
 ): Converted {
   const steps = stepsOf(tables, what, method, options.from, options.to);
   // One step (adjacent revisions, a 2025-11-25 client of a 2026-07-28 handler): its errors name the
-  // conversion asked for already, and the call stays out of a try block (counted: ~170 instructions a call).
+  // conversion asked for already.
   if (steps.length === 1) return convertSteps(tables.rules, what, method, value, steps);
   try {
     return convertSteps(tables.rules, what, method, value, steps);
@@ -262,7 +262,7 @@ function partSteps(
   let steps = cache.get(method);
   if (!steps) {
     steps = found.steps.map((step) => {
-      const exists = Object.prototype.hasOwnProperty.call(step.target.methods, method);
+      const exists = Object.hasOwn(step.target.methods, method);
       return {
         ...step,
         shortcut: exists ? shortcutFor(rules, step.plan, step.source, step.target, what, method) : null,
@@ -334,7 +334,7 @@ function convertMessageStep(
 }
 
 function requireMethod(target: RevisionShapes, method: string, plan: StepPlan, at: string) {
-  const entry = Object.prototype.hasOwnProperty.call(target.methods, method) ? target.methods[method] : undefined;
+  const entry = Object.hasOwn(target.methods, method) ? target.methods[method] : undefined;
   if (!entry) throw new ShimError(`${method} does not exist in ${plan.to}`, plan.from, plan.to, at);
   return entry;
 }

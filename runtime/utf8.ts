@@ -11,8 +11,8 @@ import { isUtf8 } from "node:buffer";
  */
 export function utf8Text(bytes: Buffer, start = 0, end = bytes.length): string | number {
   const text = bytes.toString("utf8", start, end);
-  // The valid path: U+FFFD cannot be in a one-byte string, which V8 tells at once; in a two-byte
-  // one it is a decoding error unless the bytes spelled it out (EF BF BD), which isUtf8 decides.
+  // Text without U+FFFD was valid UTF-8; with it, it is a decoding error unless the bytes spelled
+  // it out (EF BF BD), which isUtf8 decides.
   if (text.indexOf("\uFFFD") === -1 || isUtf8(bytes.subarray(start, end))) return text;
   return firstInvalidUtf8(bytes, start, end) - start;
 }

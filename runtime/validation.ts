@@ -126,9 +126,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** An own property; for names Object.prototype also has (constructor, toString, __proto__, ...). */
 export function own(object: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(object, key)
-    ? Object.getOwnPropertyDescriptor(object, key)!.value
-    : undefined;
+  return Object.hasOwn(object, key) ? Object.getOwnPropertyDescriptor(object, key)!.value : undefined;
 }
 
 /** String length in code points, as JSON Schema counts it. */

@@ -9,7 +9,7 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   ListRootsResult,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import { isObject } from "../validation.js";
 import { withElicitationDefaults } from "./elicitation.js";
 import { McpError } from "./errors.js";
@@ -74,7 +74,7 @@ export async function answerWithHandlers(
 function checkElicitationMode(options: AnswerOptions, params: unknown): void {
   const mode = isObject(params) && typeof params["mode"] === "string" ? params["mode"] : "form";
   const declared = clientCapabilities(options).elicitation ?? {};
-  const modes = ["form", "url"].filter((m) => Object.prototype.hasOwnProperty.call(declared, m));
+  const modes = ["form", "url"].filter((m) => Object.hasOwn(declared, m));
   if (!(modes.length > 0 ? modes : ["form"]).includes(mode))
     throw new McpError(
       -32602,

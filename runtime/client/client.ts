@@ -6,7 +6,7 @@
 // checked against the wire revision (connection.ts) → convert up → multi
 // round-trip input fulfilled and the request retried (modern). What tools/list
 // taught is in tool-catalog.ts; what the client answers the server, answers.ts.
-import type { RevisionInfo } from "../index.js";
+import type { RevisionInfo } from "../table-types.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
 import { answerWithHandlers, clientCapabilities, type ClientHandlers } from "./answers.js";
 import { extendWire } from "./extensions.js";
@@ -14,6 +14,7 @@ import { detectEra, rememberEra, type EraVerdict } from "./era.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
 import { ConnectionClosedError, McpError, SessionExpiredError } from "./errors.js";
 import type { ClientTransport } from "./transport.js";
+import type { ClientCore, Listener, WireRequestOptions } from "./types.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
 import {
@@ -26,10 +27,15 @@ import {
   type ToolCallOptions,
   type ToolTask,
 } from "./tasks.js";
-import { generatedRevisions, handlerWire, loadWire, type Wire } from "../server/revisions.js";
-import { mirroredHeaders } from "../server/header-check.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from "../server/meta.js";
-import { HEADER_MISMATCH } from "../server/handler-revision.js";
+import { generatedRevisions, loadedHandlerRevision, loadRevision, type LoadedRevision } from "../protocol/revisions.js";
+import { mirroredHeaders } from "../protocol/headers.js";
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+} from "../protocol/meta.js";
+import { HEADER_MISMATCH } from "../protocol/handler-revision.js";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -39,7 +45,7 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
   Tool,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import type {
   ClientRequestMethod,
   NotificationMethod,
@@ -83,7 +89,6 @@ export interface ClientOptions {
   validateToolOutput?: boolean;
 }
 
-type Listener = (params: Record<string, unknown>) => void;
 /**
  * What a caller passes: 2026-07-28's params without the per-request fields
  * the client fills in (_meta's protocol version, client info and
@@ -92,18 +97,13 @@ type Listener = (params: Record<string, unknown>) => void;
 export type CallParams<M extends ClientRequestMethod> = Omit<ParamsOf<M>, "_meta"> & {
   _meta?: Partial<NonNullable<ParamsOf<M>>["_meta"]>;
 };
-/** @internal How the feature modules (tasks.ts, subscriptions.ts) send a request: see Client.wireRequest. */
-export interface WireRequestOptions extends RequestOptions {
-  /** The result as the wire revision shapes it, not converted (a 2025-11-25 task's creation result has no 2026-07-28 form). */
-  rawResult?: boolean;
-  /** Capabilities this request declares besides the client's (modern: per request, e.g. the tasks extension). */
-  capabilities?: ClientCapabilities;
-}
 /** The result of a request once multi round-trip input is done: never an InputRequiredResult. */
 export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resultType: "input_required" }>;
 
+/** What the feature modules read of a client's state (ClientCore). */
+const STATE = ["wire", "revision", "serverInfo", "serverCapabilities", "closed", "whenClosed", "lifetime"] as const;
+
 const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -122,10 +122,24 @@ export class Client {
     instructions?: string;
   } = {};
 
+  /** What the feature modules (tasks.ts, subscriptions.ts) use of this client, kept off its public API. */
+  private readonly core: ClientCore;
+
   private constructor(
     private readonly connection: Connection,
     private readonly options: ClientOptions,
-  ) {}
+  ) {
+    const core: Omit<ClientCore, (typeof STATE)[number]> = {
+      request: (method, params, options) => this.request(method as ClientRequestMethod, params as never, options),
+      wireRequest: (method, params, options) => this.wireRequest(method, params, options),
+      on: (method, listener) => this.on(method, listener),
+      answerServer: (method, params, signal) => this.answerServer(method, params, signal),
+      close: () => this.close(),
+    };
+    // The state the feature modules read is this client's, as it is when they read it.
+    for (const name of STATE) Object.defineProperty(core, name, { get: () => this[name], enumerable: true });
+    this.core = core as ClientCore;
+  }
 
   /** Starts the transport, finds the server's era and revision (or uses the pinned one), and handshakes where the era has one. */
   static async connect(transport: ClientTransport, options: ClientOptions = {}): Promise<Client> {
@@ -141,7 +155,7 @@ export class Client {
       { timeoutMs: options.timeoutMs ?? 60_000, maxPending: options.maxPending ?? 1000 },
     );
     client = new Client(connection, options);
-    connection.wire = handlerWire;
+    connection.wire = loadedHandlerRevision;
     await connection.start();
     try {
       client.verdict = await detectEra(connection, {
@@ -181,7 +195,7 @@ export class Client {
 
   /** The wire revision's tables and shims, loaded; the handshake for a legacy server. */
   private async begin(): Promise<void> {
-    const wire = await extendWire(await loadWire(this.verdict.revision), this.options.extensions);
+    const wire = await extendWire(await loadRevision(this.verdict.revision), this.options.extensions);
     this.connection.wire = wire;
     this.connection.context = { era: this.verdict.era, protocolVersion: this.verdict.revision.protocolVersion };
     if (this.verdict.era === "legacy") await this.handshake();
@@ -226,7 +240,7 @@ export class Client {
     if (revision.name !== this.verdict.revision.name) {
       this.verdict = { ...this.verdict, revision };
       // The extensions as in begin(): a revision that negotiates them keeps the ones the client enabled.
-      this.connection.wire = await extendWire(await loadWire(revision), this.options.extensions);
+      this.connection.wire = await extendWire(await loadRevision(revision), this.options.extensions);
     }
     this.describe(result);
     this.connection.context = { era: "legacy", protocolVersion: revision.protocolVersion };
@@ -330,12 +344,10 @@ export class Client {
       withMeta = { ...params, _meta: isObject(meta) ? { ...meta, ...own } : own };
     }
     // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
-    const shims = hasOwn(handlerWire.tables.methods, method) ? wire.shims : null;
+    const shims = Object.hasOwn(loadedHandlerRevision.tables.methods, method) ? wire.shims : null;
     const down = shims
-      ? (shims.convertParams(method, withMeta, { from: handlerWire.info.name, to: wire.info.name }).message as Record<
-          string,
-          unknown
-        >)
+      ? (shims.convertParams(method, withMeta, { from: loadedHandlerRevision.info.name, to: wire.info.name })
+          .message as Record<string, unknown>)
       : withMeta;
     const toolName = method === "tools/call" && typeof down["name"] === "string" ? down["name"] : undefined;
     // Headers only for a transport that sends them (HTTP).
@@ -365,8 +377,10 @@ export class Client {
     }
     const up =
       shims && !options.rawResult
-        ? (shims.convertResult(method, completeResult(result), { from: wire.info.name, to: handlerWire.info.name })
-            .message as Record<string, unknown>)
+        ? (shims.convertResult(method, completeResult(result), {
+            from: wire.info.name,
+            to: loadedHandlerRevision.info.name,
+          }).message as Record<string, unknown>)
         : (result as Record<string, unknown>);
     if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
     // Where the headers are sent, a tool whose x-mcp-header annotations break the rules is left out.
@@ -386,7 +400,7 @@ export class Client {
    * server makes of a plain call is polled to its end too.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options?: ToolCallOptions): Promise<CallToolResult> {
-    const result = await callTool(this, name, args, options);
+    const result = await callTool(this.core, name, args, options);
     if (this.options.validateToolOutput !== false) {
       const compiling = this.tools.outputSchemas.check(name, result as unknown as Record<string, unknown>);
       if (compiling) await compiling;
@@ -396,17 +410,17 @@ export class Client {
 
   /** Calls a tool as a task where the server offers tasks: the handle polls it (tasks.ts). */
   callToolAsTask(name: string, args: Record<string, unknown> = {}, options?: TaskCallOptions): Promise<ToolTask> {
-    return callToolAsTask(this, name, args, options);
+    return callToolAsTask(this.core, name, args, options);
   }
 
   /** A task's handle by its id, e.g. one kept from an earlier connection (tasks.md#task-polling). */
   task(taskId: string): ToolTask {
-    return taskHandle(this, taskId);
+    return taskHandle(this.core, taskId);
   }
 
   /** The server's tasks for this client, all pages (2025-11-25 tasks/list; the tasks extension has none). */
   listTasks(options?: RequestOptions): Promise<TaskInfo[]> {
-    return listTasks(this, options);
+    return listTasks(this.core, options);
   }
 
   /**
@@ -419,15 +433,15 @@ export class Client {
     listener: SubscriptionListener,
     options?: SubscribeOptions,
   ): Promise<Subscription> {
-    return subscribe(this, filter, listener, options);
+    return subscribe(this.core, filter, listener, options);
   }
 
   /**
-   * @internal A request of any method the wire revision has (resources/subscribe,
+   * A request of any method the wire revision has (resources/subscribe,
    * tasks/*), its params and _meta as for request(), its result converted
    * only where the handler revision has the method and rawResult is not set.
    */
-  wireRequest(
+  private wireRequest(
     method: string,
     params: Record<string, unknown>,
     options: WireRequestOptions = {},
@@ -469,7 +483,7 @@ export class Client {
     options?: RequestOptions,
   ): Promise<Record<string, unknown>> {
     const tables = this.connection.wire.tables;
-    if (!hasOwn(tables.methods, method) || hasOwn(handlerWire.tables.methods, method))
+    if (!Object.hasOwn(tables.methods, method) || Object.hasOwn(loadedHandlerRevision.tables.methods, method))
       throw new McpError(
         -32601,
         `${method} is not an extension method of revision ${this.revision.name} for this client (ClientOptions.extensions: ${(this.options.extensions ?? []).join(", ") || "none"})`,
@@ -492,9 +506,12 @@ export class Client {
     if (!set || set.size === 0) return;
     const wire = this.connection.wire;
     let up = params;
-    if (wire.shims && Object.prototype.hasOwnProperty.call(handlerWire.tables.params, method)) {
+    if (wire.shims && Object.hasOwn(loadedHandlerRevision.tables.params, method)) {
       try {
-        up = wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message;
+        up = wire.shims.convertParams(method, params, {
+          from: wire.info.name,
+          to: loadedHandlerRevision.info.name,
+        }).message;
       } catch {
         // A notification 2026-07-28 shapes differently and the shims cannot convert: passed as the server sent it.
       }
@@ -509,16 +526,16 @@ export class Client {
     if (!INPUT_RESPONSE_METHODS.has(method))
       throw new McpError(-32601, `Method not found: this client does not serve ${method}`);
     const up = wire.shims
-      ? wire.shims.convertParams(method, params, { from: wire.info.name, to: handlerWire.info.name }).message
+      ? wire.shims.convertParams(method, params, { from: wire.info.name, to: loadedHandlerRevision.info.name }).message
       : params;
     const result = await this.answerServer(method, up, signal);
     return wire.shims
-      ? wire.shims.convertResult(method, result, { from: handlerWire.info.name, to: wire.info.name }).message
+      ? wire.shims.convertResult(method, result, { from: loadedHandlerRevision.info.name, to: wire.info.name }).message
       : result;
   }
 
-  /** @internal The handler for sampling, elicitation or roots (answers.ts). */
-  answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  /** The handler for sampling, elicitation or roots (answers.ts). */
+  private answerServer(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     return answerWithHandlers(this.options, method, params, signal);
   }
 
@@ -536,17 +553,17 @@ export class Client {
     return this.connection.ended;
   }
 
-  /** @internal Aborted with a ConnectionClosedError once the client is closed (tasks.ts ends its polls on it). */
-  get lifetime(): AbortSignal {
+  /** Aborted with a ConnectionClosedError once the client is closed (tasks.ts ends its polls on it). */
+  private get lifetime(): AbortSignal {
     return this.connection.lifetime;
   }
 
-  /** @internal The wire revision's tables and shims, as the feature modules need them. */
-  get wire(): Wire {
+  /** The wire revision's tables and shims, as the feature modules need them. */
+  private get wire(): LoadedRevision {
     return this.connection.wire;
   }
 }
 
 export { ConnectionClosedError };
 export type { ClientHandlers };
-export type { Wire };
+export type { LoadedRevision };

@@ -3,12 +3,14 @@
 // against the wire revision's generated tables before anything sees it
 // (decode → check → dispatch). Which era and which _meta is the client's
 // (client.ts); how bytes travel is the transport's.
-import { IdMap } from "../id-map.js";
 import { parseJson } from "../json.js";
 import { checkMessage, type MessageTables } from "../messages.js";
 import { isObject, type ValidationError } from "../validation.js";
-import type { Wire } from "../server/revisions.js";
-import { ConnectionClosedError, McpError, RequestTimeoutError, ServerMessageError } from "./errors.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
+import { RequestTimeoutError } from "../protocol/errors.js";
+import { PendingRequests } from "../protocol/pending-requests.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
+import { ConnectionClosedError, McpError, ServerMessageError } from "./errors.js";
 import type { ClientTransport, SendContext } from "./transport.js";
 
 export interface RequestOptions {
@@ -33,21 +35,12 @@ export interface ConnectionHandlers {
   problem(error: Error): void;
 }
 
-interface Pending {
-  readonly method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
+/** What a waiting request keeps besides its method and resolvers. */
+interface Progress {
   readonly onProgress: RequestOptions["onProgress"] | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** Removes the listener on the caller's AbortSignal, which may outlive many requests. */
-  release: (() => void) | undefined;
 }
 
-/**
- * How one request is carried (SendContext). Its AbortSignal is made only for a
- * transport that reads it (HTTP; stdio never does): an AbortController costs
- * ~3.7 µs on Node 20, about a tenth of a tools/call's client time.
- */
+/** How one request is carried (SendContext); its AbortSignal is made when a transport reads it (HTTP; stdio never does). */
 class Exchange implements SendContext {
   readonly era: SendContext["era"];
   readonly protocolVersion: string | undefined;
@@ -85,12 +78,11 @@ export const MAX_SERVED = 100;
 
 export class Connection {
   /** The revision messages are checked against, set by the client once the era is known. */
-  wire!: Wire;
+  wire!: LoadedRevision;
   /** How messages travel (the era and version), set by the client. */
   context: Omit<SendContext, "headers" | "signal" | "requestId"> = { era: "modern" };
-  private nextId = 1;
-  private readonly pending = new IdMap<string | number, Pending>();
-  private readonly served = new IdMap<string | number, AbortController>();
+  private readonly pending: PendingRequests<Progress>;
+  private readonly served = new Map<string | number, AbortController>();
   private closedBy: Error | undefined;
   private readonly life = new AbortController();
   private markEnded!: (reason: Error) => void;
@@ -101,7 +93,18 @@ export class Connection {
     readonly transport: ClientTransport,
     private readonly handlers: ConnectionHandlers,
     private readonly defaults: { timeoutMs: number; maxPending: number },
-  ) {}
+  ) {
+    const { target } = transport;
+    this.pending = new PendingRequests<Progress>({
+      max: defaults.maxPending,
+      firstId: 1,
+      unrefTimers: false,
+      full: (_method, max) => new Error(`${max} requests are already waiting for the server`),
+      timedOut: (method, _id, timeoutMs) =>
+        new RequestTimeoutError(`${method} got no answer from ${target} within ${timeoutMs} ms`, { method, timeoutMs }),
+      aborted: (_method, reason) => abortError(reason),
+    });
+  }
 
   async start(): Promise<void> {
     await this.transport.start({
@@ -128,57 +131,38 @@ export class Connection {
     options: RequestOptions & { headers?: Record<string, string> } = {},
   ): Promise<unknown> {
     if (this.closedBy) return Promise.reject(this.closedBy);
-    if (this.pending.size >= this.defaults.maxPending)
-      return Promise.reject(new Error(`${this.defaults.maxPending} requests are already waiting for the server`));
     options.signal?.throwIfAborted();
-    const id = this.nextId++;
-    options.onRequestId?.(id);
-    let body = params;
-    if (options.onProgress) {
-      const meta = isObject(params?.["_meta"]) ? params["_meta"] : {};
-      body = { ...params, _meta: { ...meta, progressToken: id } };
-    }
-    const text = JSON.stringify(
-      body !== undefined ? { jsonrpc: "2.0", id, method, params: body } : { jsonrpc: "2.0", id, method },
+    let exchange: Exchange | undefined;
+    return this.pending.send(
+      method,
+      {
+        timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
+        signal: options.signal,
+        gaveUp: (id, error) => {
+          exchange?.cancel(error);
+          // basic/utilities/cancellation: tell the server the answer is no longer wanted.
+          if (!this.closedBy && method !== "initialize")
+            void this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {});
+        },
+      },
+      (id) => {
+        options.onRequestId?.(id);
+        let body = params;
+        if (options.onProgress) {
+          const meta = isObject(params?.["_meta"]) ? params["_meta"] : {};
+          body = { ...params, _meta: { ...meta, progressToken: id } };
+        }
+        const text = JSON.stringify(
+          body !== undefined ? { jsonrpc: "2.0", id, method, params: body } : { jsonrpc: "2.0", id, method },
+        );
+        const carried = (exchange = new Exchange(this.context, id, options.headers));
+        this.transport.send(text, carried).catch((error: Error) => {
+          if (carried.cancelled) return;
+          this.pending.take(id)?.reject(error);
+        });
+      },
+      { onProgress: options.onProgress },
     );
-    return new Promise<unknown>((resolve, reject) => {
-      const entry: Pending = {
-        method,
-        resolve,
-        reject,
-        onProgress: options.onProgress,
-        timer: undefined,
-        release: undefined,
-      };
-      this.pending.set(id, entry);
-      const exchange = new Exchange(this.context, id, options.headers);
-      const cancel = (error: Error) => {
-        if (!this.settle(id)) return;
-        reject(error);
-        exchange.cancel(error);
-        // basic/utilities/cancellation: tell the server the answer is no longer wanted.
-        if (!this.closedBy && method !== "initialize")
-          void this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {});
-      };
-      const timeoutMs = options.timeoutMs ?? this.defaults.timeoutMs;
-      entry.timer = setTimeout(
-        () =>
-          cancel(
-            new RequestTimeoutError(`${method} got no answer from ${this.transport.target} within ${timeoutMs} ms`),
-          ),
-        timeoutMs,
-      );
-      const signal = options.signal;
-      if (signal) {
-        const onAbort = () => cancel(abortError(signal.reason));
-        signal.addEventListener("abort", onAbort, { once: true });
-        entry.release = () => signal.removeEventListener("abort", onAbort);
-      }
-      this.transport.send(text, exchange).catch((error: Error) => {
-        if (exchange.cancelled) return;
-        this.settle(id)?.reject(error);
-      });
-    });
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -212,20 +196,12 @@ export class Connection {
 
   /** Every request in flight fails with this error (e.g. a dropped oversized line: which one it answered is unknown). */
   failAll(error: Error): void {
-    for (const id of this.pending.keys()) this.settle(id)?.reject(error);
+    this.pending.rejectAll(() => error);
   }
 
   async close(): Promise<void> {
     await this.transport.close();
     this.end(new ConnectionClosedError(`the connection to ${this.transport.target} was closed`));
-  }
-
-  private settle(id: string | number): Pending | undefined {
-    const entry = this.pending.take(id);
-    if (!entry) return undefined;
-    clearTimeout(entry.timer);
-    entry.release?.();
-    return entry;
   }
 
   private end(reason: Error): void {
@@ -272,7 +248,7 @@ export class Connection {
     this.problem(error);
     for (const item of items) {
       const id = isObject(item) && !("method" in item) ? item["id"] : undefined;
-      if (typeof id === "string" || typeof id === "number") this.settle(id)?.reject(error);
+      if (typeof id === "string" || typeof id === "number") this.pending.take(id)?.reject(error);
     }
   }
 
@@ -295,7 +271,7 @@ export class Connection {
           );
           return;
         }
-        this.settle(id as string | number);
+        this.pending.take(id as string | number);
         if (!verdict.result.valid) {
           entry.reject(invalidMessage(this.transport.target, `its answer to ${entry.method}`, verdict.result.errors));
           return;
@@ -319,7 +295,7 @@ export class Connection {
           // JSON-RPC responses"; streamable-http#sending-messages: "The client MUST NOT send JSON-RPC
           // responses"), there is nothing to answer: the problem is reported only.
           if (answersServerRequests(this.wire.tables))
-            void this.answer(classification.id, undefined, { code: -32602, message: error.message });
+            void this.answer(classification.id, undefined, { code: INVALID_PARAMS, message: error.message });
           return;
         }
         void this.serve(classification.id, classification.method, (message as { params?: unknown }).params);
@@ -344,9 +320,9 @@ export class Connection {
           this.served.get(requestId)?.abort(new Error(reason));
           // 2026-07-28 basic/patterns/cancellation: a server's cancellation ends a subscriptions/listen stream it tore down.
           if (!this.served.has(requestId) && this.pending.get(requestId)?.method === "subscriptions/listen")
-            this.settle(requestId)!.reject(
-              new ConnectionClosedError(`${this.transport.target} ended subscription ${requestId}: ${reason}`),
-            );
+            this.pending
+              .take(requestId)!
+              .reject(new ConnectionClosedError(`${this.transport.target} ended subscription ${requestId}: ${reason}`));
         }
         this.handlers.notification(classification.method, params);
         return;
@@ -360,7 +336,7 @@ export class Connection {
               verdict.result.errors,
             );
         // Not a usable response, but it names a request in flight: that request fails now, not at its timeout.
-        if (entry) this.settle(id as string | number)!.reject(error);
+        if (entry) this.pending.take(id as string | number)!.reject(error);
         else this.problem(error);
       }
     }
@@ -368,7 +344,10 @@ export class Connection {
 
   private async serve(id: string | number, method: string, params: unknown): Promise<void> {
     if (this.served.size >= MAX_SERVED || this.served.has(id)) {
-      await this.answer(id, undefined, { code: -32603, message: `the client already serves ${MAX_SERVED} requests` });
+      await this.answer(id, undefined, {
+        code: INTERNAL_ERROR,
+        message: `the client already serves ${MAX_SERVED} requests`,
+      });
       return;
     }
     const controller = new AbortController();
@@ -381,7 +360,7 @@ export class Connection {
       const failure =
         error instanceof McpError
           ? { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) }
-          : { code: -32603, message: (error as Error).message ?? String(error) };
+          : { code: INTERNAL_ERROR, message: (error as Error).message ?? String(error) };
       await this.answer(id, undefined, failure);
     } finally {
       this.served.delete(id);
@@ -435,7 +414,7 @@ function invalidMessage(target: string, what: string, errors: readonly Validatio
  * A result without resultType gets "complete" (2026-07-28 basic/index#resulttype: "clients MUST treat
  * an absent resultType as complete"), as the shims' walk would default it. Set before a handshake
  * revision's result is converted up, it lets the conversion take the shims' shortcut (one generated
- * check) instead of walking the whole result: a tools/call result of ~4.7 KB went from ~19 to ~4 µs.
+ * check) instead of walking the whole result.
  */
 export function completeResult(result: unknown): unknown {
   if (isObject(result) && !("resultType" in result)) result["resultType"] = "complete";

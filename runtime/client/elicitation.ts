@@ -8,7 +8,7 @@
 // default that fits its property's type is used (a default the schema itself
 // contradicts is the server's mistake, not the user's answer).
 import { isObject } from "../validation.js";
-import type { ElicitResult } from "../server/handler-revision.js";
+import type { ElicitResult } from "../protocol/handler-revision.js";
 
 type FieldValue = string | number | boolean | string[];
 
@@ -39,7 +39,7 @@ export function elicitationDefaults(requestedSchema: unknown): Record<string, Fi
   const properties =
     isObject(requestedSchema) && isObject(requestedSchema["properties"]) ? requestedSchema["properties"] : {};
   for (const [name, property] of Object.entries(properties)) {
-    if (!isObject(property) || !Object.prototype.hasOwnProperty.call(property, "default")) continue;
+    if (!isObject(property) || !Object.hasOwn(property, "default")) continue;
     const value = property["default"];
     if (fits(property, value)) defaults[name] = Array.isArray(value) ? [...value] : value;
   }

@@ -6,13 +6,13 @@
 // probe's timeout means legacy: the initialize handshake at the newest legacy
 // revision. The verdict is a property of the server: cached per target
 // (#backward-compatibility: SHOULD cache for the server process or origin).
-import type { RevisionInfo } from "../index.js";
-import { generatedRevisions, handlerWire } from "../server/revisions.js";
+import type { RevisionInfo } from "../table-types.js";
+import { generatedRevisions, loadedHandlerRevision } from "../protocol/revisions.js";
 import {
   HEADER_MISMATCH,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
   UNSUPPORTED_PROTOCOL_VERSION,
-} from "../server/handler-revision.js";
+} from "../protocol/handler-revision.js";
 import { isObject } from "../validation.js";
 import type { Connection } from "./connection.js";
 import { McpError } from "./errors.js";
@@ -84,7 +84,7 @@ export async function detectEra(
   const cached = known && generatedRevisions.find((r) => r.name === known.name);
   if (cached) return { era: eraOf(cached), revision: cached };
 
-  const probe = handlerWire.info;
+  const probe = loadedHandlerRevision.info;
   const discover = async (version: string) => {
     connection.context = { era: "modern", protocolVersion: version };
     return (await connection.request(

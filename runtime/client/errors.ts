@@ -29,10 +29,7 @@ export class ServerMessageError extends Error {
   }
 }
 
-/** No answer within the request's timeout (the request is cancelled on the server). */
-export class RequestTimeoutError extends Error {
-  override name = "RequestTimeoutError";
-}
+export { RequestTimeoutError } from "../protocol/errors.js";
 
 /** The connection ended (the server exited, the stream closed, close() was called) before the answer. */
 export class ConnectionClosedError extends Error {

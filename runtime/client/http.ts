@@ -12,26 +12,9 @@
 import { HttpStatusError, ServerMessageError, SessionExpiredError } from "./errors.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
 import { UnreadableEventError, readSse } from "./sse-reader.js";
-import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
+import type { ClientTransport, HttpClientOptions, SendContext, TransportSink } from "./transport.js";
 
-export interface HttpClientOptions {
-  /** Extra headers on every request (e.g. Authorization). */
-  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-  /** The largest message or SSE event accepted, in characters (default 32 Mi). */
-  maxMessageBytes?: number;
-  /**
-   * How many reopened streams in a row may deliver no event before the client gives up on
-   * a legacy stream (default 5): a stream that delivers an event starts the count again.
-   */
-  maxReconnects?: number;
-  /** The fetch to use (default: the global one). */
-  fetch?: typeof fetch;
-  /**
-   * Whether an initialize POST refused with 400, 404 or 405 is followed by the
-   * GET of the 2024-11-05 HTTP+SSE transport (basic/transports#backwards-compatibility). Default true.
-   */
-  legacySseFallback?: boolean;
-}
+export type { HttpClientOptions };
 
 /** The statuses of an initialize POST that mean "try HTTP+SSE" (2025-11-25 basic/transports#backwards-compatibility). */
 const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);

@@ -10,9 +10,8 @@
 // 2025-11-25 basic/transports#backwards-compatibility); it can also be used
 // directly with the SSE endpoint's URL.
 import { ConnectionClosedError, HttpStatusError } from "./errors.js";
-import type { HttpClientOptions } from "./http.js";
 import { readSse, type SseEvent } from "./sse-reader.js";
-import type { ClientTransport, SendContext, TransportSink } from "./transport.js";
+import type { ClientTransport, HttpClientOptions, SendContext, TransportSink } from "./transport.js";
 
 export interface LegacySseClientOptions extends Pick<HttpClientOptions, "headers" | "maxMessageBytes" | "fetch"> {
   /** How long to wait for the stream and its `endpoint` event, in ms (default 10 000). */

@@ -6,7 +6,12 @@
 // schema the client cannot use (another dialect, an external $ref, past the
 // size limits, or invalid) is reported once and that tool's results go
 // unchecked, rather than every call failing.
-import { compileSchemaProblems, schemaProblem, type ObjectSchema, type SchemaProblem } from "../server/json-schema.js";
+import {
+  compileSchemaProblems,
+  schemaProblem,
+  type ObjectSchema,
+  type SchemaProblem,
+} from "../protocol/json-schema.js";
 import { isObject } from "../validation.js";
 import { ServerMessageError } from "./errors.js";
 

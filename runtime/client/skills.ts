@@ -306,8 +306,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
     return (
-      keys.length === Object.keys(b).length &&
-      keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]))
+      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
     );
   }
   return false;

@@ -99,7 +99,7 @@ export class StdioClientTransport implements ClientTransport {
     if (!stdin || stdin.destroyed || !stdin.writable)
       throw new ConnectionClosedError(`the server ${this.target} is not running`);
     // Messages sent in one tick leave joined in one write: with many requests in flight, one
-    // string and one syscall, where a corked stream's writev costs ~3 µs more per message.
+    // string and one syscall.
     if (this.queued.push(text) === 1) process.nextTick(this.flush);
     // Past the high-water mark every sender waits for the same drain (one listener, not one each).
     if (this.drained) await this.drained;

@@ -16,10 +16,10 @@
 //   the filter did not ask for is not delivered, so a listener sees the same
 //   notifications in both eras; `acknowledged` is what the capabilities (and
 //   the subscribe requests that succeeded) let the server deliver.
-import type { SubscriptionFilter } from "../server/handler-revision.js";
-import { META_SUBSCRIPTION_ID } from "../server/meta.js";
+import type { SubscriptionFilter } from "../protocol/handler-revision.js";
+import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
 import { isObject } from "../validation.js";
-import type { Client } from "./client.js";
+import type { ClientCore } from "./types.js";
 import { RequestTimeoutError } from "./errors.js";
 
 /** What a subscription delivers, with params in 2026-07-28's shapes. */
@@ -85,11 +85,10 @@ const MAX_OPEN = 100;
 /** setTimeout's longest delay: the listen request's timeout, as it is open until closed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-const open = new WeakMap<Client, number>();
+const open = new WeakMap<ClientCore, number>();
 
 export async function subscribe(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions = {},
@@ -103,9 +102,9 @@ export async function subscribe(
   if (count >= MAX_OPEN) throw new Error(`this client has ${MAX_OPEN} subscriptions open, its limit`);
   options.signal?.throwIfAborted();
   const methods = client.wire.tables.methods;
-  const opening = hasOwn(methods, "subscriptions/listen")
+  const opening = Object.hasOwn(methods, "subscriptions/listen")
     ? listen(client, filter, listener, options)
-    : hasOwn(methods, "resources/subscribe")
+    : Object.hasOwn(methods, "resources/subscribe")
       ? legacy(client, filter, listener, options)
       : undefined;
   if (!opening) throw new TypeError(`revision ${client.revision.name} has no subscriptions`);
@@ -123,7 +122,7 @@ export async function subscribe(
 
 /** 2026-07-28: one subscriptions/listen request, its notifications told apart by its id. */
 async function listen(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions,
@@ -241,7 +240,7 @@ function honors(filter: SubscriptionFilter, method: string, params: Record<strin
 }
 
 /** Whether the server's capabilities (in its revision's shape) set this path to true or to an object. */
-function declares(client: Client, path: readonly string[]): boolean {
+function declares(client: ClientCore, path: readonly string[]): boolean {
   let at: unknown = client.serverCapabilities;
   for (const key of path) {
     if (!isObject(at)) return false;
@@ -251,11 +250,11 @@ function declares(client: Client, path: readonly string[]): boolean {
 }
 
 /** resources/subscribe per URI, shared by a client's subscriptions: how many hold it, and whether the server took it. */
-const held = new WeakMap<Client, Map<string, { count: number; ready: Promise<boolean> }>>();
+const held = new WeakMap<ClientCore, Map<string, { count: number; ready: Promise<boolean> }>>();
 
 /** Legacy: resources/subscribe for the URIs, list_changed where the capabilities declare it; filtered on arrival. */
 async function legacy(
-  client: Client,
+  client: ClientCore,
   filter: SubscriptionFilter,
   listener: SubscriptionListener,
   options: SubscribeOptions,

@@ -19,18 +19,17 @@
 // Polling honours the server's poll interval (#task-polling: SHOULD), and is
 // bounded by a deadline (default: the task's ttl, after which the server may
 // delete it) and an AbortSignal; giving up cancels the task unless told not to.
-import type { CallToolResult, ClientCapabilities } from "../server/handler-revision.js";
-import { handlerWire } from "../server/revisions.js";
+import type { CallToolResult, ClientCapabilities } from "../protocol/handler-revision.js";
+import { loadedHandlerRevision } from "../protocol/revisions.js";
 import type { Task, TaskStatus } from "../../generated/ext/tasks/types.js";
 import { isObject, run } from "../validation.js";
-import type { Client } from "./client.js";
+import type { ClientCore } from "./types.js";
 import { completeResult, type RequestOptions } from "./connection.js";
 import { McpError, RequestTimeoutError, ServerMessageError, TaskCancelledError } from "./errors.js";
 import { answerInputs, MAX_INPUT_KEYS } from "./input.js";
-import { flavourOf, type Flavour } from "./task-flavours.js";
+import { TASKS_EXTENSION, taskFlavourOf, type TaskFlavour as Flavour } from "../protocol/task-flavours.js";
 
-/** The extension's identifier (tasks.md#extension-identifier). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /** A task as the client shows it, whatever the wire: the extension's field names (ttlMs, pollIntervalMs). */
 export type TaskInfo = Task;
@@ -79,11 +78,9 @@ export interface ToolTask {
   cancel(options?: RequestOptions): Promise<void>;
 }
 
-const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
-
 /** The flavour, or a clear error where the revision negotiates the extension but the client was not given it. */
-function requireFlavour(client: Client): Flavour | undefined {
-  const flavour = flavourOf(client.wire);
+function requireFlavour(client: ClientCore): Flavour | undefined {
+  const flavour = taskFlavourOf(client.wire.tables);
   if (!flavour && client.wire.info.extensions)
     throw new TypeError(
       `tasks on revision ${client.revision.name} are the ${TASKS_EXTENSION} extension: connect with ClientOptions.extensions including "tasks"`,
@@ -92,7 +89,7 @@ function requireFlavour(client: Client): Flavour | undefined {
 }
 
 /** Whether the server's capabilities (as it declared them, in its revision's shape) have this path. */
-function declares(client: Client, path: readonly string[]): boolean {
+function declares(client: ClientCore, path: readonly string[]): boolean {
   let at: unknown = client.serverCapabilities;
   for (const key of path) {
     if (!isObject(at) || !isObject(at[key])) return false;
@@ -106,8 +103,8 @@ function declares(client: Client, path: readonly string[]): boolean {
  * says which); true when the capabilities are unknown (a modern server whose
  * era came from the cache: it answers for itself).
  */
-function offers(client: Client, method: string): boolean {
-  const entry = hasOwn(client.wire.tables.methods, method) ? client.wire.tables.methods[method] : undefined;
+function offers(client: ClientCore, method: string): boolean {
+  const entry = Object.hasOwn(client.wire.tables.methods, method) ? client.wire.tables.methods[method] : undefined;
   if (!entry) return false;
   if (!entry.capability || client.serverCapabilities === undefined) return true;
   return declares(client, entry.capability.path);
@@ -116,10 +113,10 @@ function offers(client: Client, method: string): boolean {
 // --- 2025-11-25 #tool-level-negotiation: execution.taskSupport, from tools/list in the wire's shapes ---------
 
 const MAX_TOOLS = 10_000;
-const taskSupport = new WeakMap<Client, Promise<Map<string, string>>>();
-const watching = new WeakSet<Client>();
+const taskSupport = new WeakMap<ClientCore, Promise<Map<string, string>>>();
+const watching = new WeakSet<ClientCore>();
 
-async function toolTaskSupport(client: Client, name: string, options: RequestOptions): Promise<string> {
+async function toolTaskSupport(client: ClientCore, name: string, options: RequestOptions): Promise<string> {
   if (!watching.has(client)) {
     watching.add(client);
     client.on("notifications/tools/list_changed", () => taskSupport.delete(client));
@@ -163,7 +160,7 @@ async function toolTaskSupport(client: Client, name: string, options: RequestOpt
  * plain one and the handle holds its result (taskId undefined).
  */
 export async function callToolAsTask(
-  client: Client,
+  client: ClientCore,
   name: string,
   args: Record<string, unknown> = {},
   options: TaskCallOptions = {},
@@ -186,7 +183,7 @@ export async function callToolAsTask(
 }
 
 /** The handle of a tools/call answer: its task, or the tool's result converted to 2026-07-28's shape. */
-function handleFor(client: Client, flavour: Flavour, label: string, answer: Record<string, unknown>): TaskHandle {
+function handleFor(client: ClientCore, flavour: Flavour, label: string, answer: Record<string, unknown>): TaskHandle {
   const created = flavour.created(answer);
   // Checked on arrival (the wire's tools/call result); only converted.
   if (!created) return new TaskHandle(client, flavour, label, { direct: toolResult(client, answer, false) });
@@ -195,7 +192,7 @@ function handleFor(client: Client, flavour: Flavour, label: string, answer: Reco
 }
 
 async function plainCall(
-  client: Client,
+  client: ClientCore,
   params: Record<string, unknown>,
   options: RequestOptions,
 ): Promise<CallToolResult> {
@@ -208,7 +205,7 @@ async function plainCall(
  * is polled to its end as well (tasks.md#backwards-compatibility).
  */
 export async function callTool(
-  client: Client,
+  client: ClientCore,
   name: string,
   args: Record<string, unknown> = {},
   options: ToolCallOptions = {},
@@ -228,7 +225,7 @@ export async function callTool(
     const handle = await callToolAsTask(client, name, args, { ...request, ...(ttlMs !== undefined ? { ttlMs } : {}) });
     return waitFor(handle, wait);
   }
-  const flavour = flavourOf(client.wire);
+  const flavour = taskFlavourOf(client.wire.tables);
   if (!flavour) return plainCall(client, { name, arguments: args }, request);
   const answer = await client.wireRequest("tools/call", { name, arguments: args }, { ...request, rawResult: true });
   // Answered directly (the common case): checked on arrival, only converted; no handle to poll.
@@ -237,16 +234,16 @@ export async function callTool(
 }
 
 /** A handle for a task known by its id (tasks.md#task-polling: "persist task IDs ... so that polling can resume"). */
-export function taskHandle(client: Client, taskId: string): ToolTask {
+export function taskHandle(client: ClientCore, taskId: string): ToolTask {
   const flavour = requireFlavour(client);
   if (!flavour) throw new TypeError(`revision ${client.revision.name} has no tasks`);
   return new TaskHandle(client, flavour, `task ${taskId}`, { taskId });
 }
 
 /** tasks/list, all pages (2025-11-25 #listing-tasks). */
-export async function listTasks(client: Client, options: RequestOptions = {}): Promise<TaskInfo[]> {
+export async function listTasks(client: ClientCore, options: RequestOptions = {}): Promise<TaskInfo[]> {
   const flavour = requireFlavour(client);
-  if (!flavour || !hasOwn(client.wire.tables.methods, "tasks/list"))
+  if (!flavour || !Object.hasOwn(client.wire.tables.methods, "tasks/list"))
     throw new TypeError(
       `revision ${client.revision.name}${flavour ? ` (${flavour.label})` : ""} has no tasks/list${flavour?.declare ? " (tasks.md#security-considerations: no listing)" : ""}`,
     );
@@ -296,7 +293,7 @@ class TaskHandle implements ToolTask {
   private readonly answered = new Set<string>();
 
   constructor(
-    private readonly client: Client,
+    private readonly client: ClientCore,
     private readonly flavour: Flavour | undefined,
     private readonly label: string,
     from: { direct: CallToolResult } | { state: Detailed } | { taskId: string },
@@ -469,7 +466,7 @@ class TaskHandle implements ToolTask {
 }
 
 /** A Task (or DetailedTask) of either flavour under the extension's field names; a task id that is not ours is refused. */
-function normalize(raw: Record<string, unknown>, flavour: Flavour, client: Client, expected?: string): Detailed {
+function normalize(raw: Record<string, unknown>, flavour: Flavour, client: ClientCore, expected?: string): Detailed {
   if (expected !== undefined && raw["taskId"] !== expected)
     throw new ServerMessageError(
       `${client.wire.info.name} server answered about task ${JSON.stringify(raw["taskId"])} when asked about ${expected}`,
@@ -501,10 +498,10 @@ function publicInfo(task: Detailed): TaskInfo {
  * or a direct answer), checked against the wire's own tools/call result type
  * (the tasks' envelopes leave it open) and converted to 2026-07-28's.
  */
-function toolResult(client: Client, result: Record<string, unknown>, check = true): CallToolResult {
+function toolResult(client: ClientCore, result: Record<string, unknown>, check = true): CallToolResult {
   const wire = client.wire;
-  const type = hasOwn(wire.tables.methods, "tools/call") ? wire.tables.methods["tools/call"]!.result : null;
-  const typeCheck = check && type && hasOwn(wire.tables.checks, type) ? wire.tables.checks[type] : undefined;
+  const type = Object.hasOwn(wire.tables.methods, "tools/call") ? wire.tables.methods["tools/call"]!.result : null;
+  const typeCheck = check && type && Object.hasOwn(wire.tables.checks, type) ? wire.tables.checks[type] : undefined;
   const verdict = typeCheck ? run(typeCheck, result) : { valid: true as const };
   if (!verdict.valid) {
     const first = verdict.errors[0];
@@ -518,7 +515,7 @@ function toolResult(client: Client, result: Record<string, unknown>, check = tru
     wire.shims
       ? wire.shims.convertResult("tools/call", completeResult(result), {
           from: wire.info.name,
-          to: handlerWire.info.name,
+          to: loadedHandlerRevision.info.name,
         }).message
       : result
   ) as CallToolResult;

@@ -2,7 +2,7 @@
 // x-mcp-header parameters, for the Mcp-Param-* headers of its calls (2026-07-28
 // basic/transports/streamable-http#schema-extension), and its outputSchema, for
 // checking its structured results (output-schemas.ts).
-import { headerParams, type HeaderParam } from "../server/header-check.js";
+import { headerParams, type HeaderParam } from "../protocol/headers.js";
 import { isObject } from "../validation.js";
 import { ServerMessageError } from "./errors.js";
 import { OutputSchemas } from "./output-schemas.js";

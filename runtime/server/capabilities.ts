@@ -2,7 +2,8 @@
 // declares one (a request's need, checked), and a server's capabilities in a
 // revision's shape, derived from the methods it offers.
 import { isObject, run } from "../validation.js";
-import type { CapabilityRequirement, MessageTables } from "../index.js";
+import type { CapabilityRequirement } from "../table-types.js";
+import type { MessageTables } from "../messages.js";
 import type { ExtensionTables } from "../extensions.js";
 
 /** Whether a capabilities object declares the capability at `path` (a present, non-false value). */
@@ -34,9 +35,7 @@ export function deriveCapabilities(
 ): Record<string, unknown> {
   const derived: Record<string, unknown> = {};
   for (const method of offered) {
-    const requirement = Object.prototype.hasOwnProperty.call(tables.methods, method)
-      ? tables.methods[method]!.capability
-      : null;
+    const requirement = Object.hasOwn(tables.methods, method) ? tables.methods[method]!.capability : null;
     if (!requirement || requirement.holder === "client") continue;
     declare(derived, requirement.path, tables);
   }
@@ -44,7 +43,7 @@ export function deriveCapabilities(
   // An extension's settings, where its methods are in the tables (the revision negotiates extensions).
   for (const { tables: extension, settings } of extra.extensions) {
     const [method] = Object.keys(extension.methods);
-    if (method === undefined || !Object.prototype.hasOwnProperty.call(tables.methods, method)) continue;
+    if (method === undefined || !Object.hasOwn(tables.methods, method)) continue;
     merge(derived, { extensions: { [extension.identifier]: settings } });
   }
   return merge(derived, extra.declared);

@@ -1,12 +1,15 @@
-// One incoming request while it is handled (Inflight), and what its handler
-// sees of it (RequestContext): cancellation, progress, logging, the client's
-// input (server-to-client requests or multi round-trip input requests), and
-// who the client is. Where each goes is decided by the request's scope: the
+// One incoming request while it is handled (Inflight), what its handler sees
+// of it (RequestContext), and the contracts both are handled under: what the
+// request's path needs of its session (ServerSession, which Session
+// implements) and of the server (SessionHost, which McpServer's host
+// implements). Where a request's messages go is decided by its scope: the
 // session's (handshake revisions) or the request's own (per-request revisions).
 import type { RequestId } from "../messages.js";
-import type { Wire } from "./revisions.js";
-import type { ReplyOutcome } from "./replies.js";
-import { InputRequired, type InputRequestSpec, type InputRound } from "./input-round.js";
+import type { PendingRequests } from "../protocol/pending-requests.js";
+import type { HeaderParam } from "../protocol/headers.js";
+import type { LoadedRevision } from "../protocol/revisions.js";
+import type { ReplyOutcome } from "./request/reply.js";
+import { InputRequired, type InputRequestSpec, type InputRound } from "./input/round.js";
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -18,83 +21,15 @@ import type {
   LoggingLevel,
   ProgressToken,
   Root,
-} from "./handler-revision.js";
-import type { RunningTask } from "./running-task.js";
-import type { Session } from "./session.js";
-import type { Authorization, AuthInfo } from "./authorization.js";
-import { keepHiddenClass } from "../hidden-classes.js";
-import { progress as sendProgress } from "./outgoing.js";
-import { askInput, asksByInputRequest } from "./request-outcome.js";
+} from "../protocol/handler-revision.js";
+import type { AuthInfo } from "./authorization.js";
+import type { ServerLogger } from "./logging.js";
+import type { RequestStateCodec } from "./input/request-state.js";
+import type { RevisionLoads, ServedRevisions } from "./session/revisions.js";
+import type { Lifecycle } from "./session/lifecycle.js";
+import type { Channel, RequestOptions, RequestTask, Scope, SessionLimits } from "./types.js";
 
-/**
- * Where the messages caused by one incoming message go: a stdio line, an HTTP
- * POST. Transports that carry every message the same way use the session's
- * default channel.
- */
-/** Request headers by lower-case name, as node:http gives them (a repeated header may come as a list). */
-export type RequestHeaders = { readonly [name: string]: string | readonly string[] | undefined };
-
-/** A header's one value (a repeated one joined, RFC 9110 §5.3), or undefined when absent. */
-export function headerValue(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return value === undefined || typeof value === "string" ? value : value.join(", ");
-}
-
-export interface Channel {
-  /**
-   * The reply to the message: a response, a batch's array of responses, or
-   * null for a cancelled request (no reply). `outcome` says what an error
-   * reply is, for transports that map it (Streamable HTTP status codes).
-   */
-  reply(json: string | null, outcome?: ReplyOutcome): void;
-  /** What the server sends while handling a request of this message: progress, log messages, requests to the client. */
-  send(json: string): void;
-  /**
-   * Closes the connection carrying this message's stream without ending the
-   * stream, so that the client resumes it later (basic/transports, SEP-1699).
-   * Returns false when the transport cannot.
-   */
-  closeConnection?(retryMs?: number): boolean;
-  /**
-   * The request headers the message came with, by lower-case name, where the
-   * transport has headers (Streamable HTTP): the MCP ones (mcp-protocol-version,
-   * mcp-method, mcp-name, mcp-param-*) are checked against the body on
-   * per-request revisions (2026-07-28 basic/transports/streamable-http#server-validation).
-   */
-  readonly headers?: RequestHeaders;
-  /**
-   * The channel carries one request of its own (a per-request HTTP POST): its
-   * id belongs to the exchange, not to the connection, so the session does not
-   * track it by id; `onClose` tells it when the exchange ends early
-   * (cancellation by disconnect, basic/patterns/cancellation).
-   */
-  readonly isolated?: boolean;
-  onClose?(cancel: () => void): void;
-  /** The verified bearer token of the request, where the transport requires one (basic/authorization). */
-  readonly authorization?: Authorization;
-}
-
-/**
- * Whose protocol facts a request is handled under: on a handshake revision the
- * session's (negotiated once), on a per-request revision the request's own
- * `_meta` (2026-07-28 basic/index#statelessness).
- */
-export interface Scope {
-  readonly wire: Wire;
-  /** The revision's lifecycle is per-request: capabilities and log level come from this request. */
-  readonly perRequest: boolean;
-  /** The client's capabilities as the client sent them (the wire revision's shape). */
-  readonly clientCapabilities: unknown;
-  readonly clientInfo: Implementation | undefined;
-  /**
-   * The lowest level of notifications/message to send: undefined sends every
-   * level (a handshake session before logging/setLevel), null none (a
-   * per-request request without logLevel, basic/index#meta).
-   */
-  readonly logThreshold: LoggingLevel | null | undefined;
-  /** The server's capabilities in the wire revision's shape. */
-  readonly serverCapabilities: unknown;
-}
+export type { Channel, RequestOptions, Scope } from "./types.js";
 
 /** @internal An incoming request being handled. */
 export class Inflight {
@@ -102,13 +37,11 @@ export class Inflight {
   cancelled = false;
   /** Answered (or cancelled and ended): nothing more is sent for it. */
   done = false;
-  /** Once the request turned into a task (tasks.ts): its outcome and input go there. */
-  task: RunningTask | undefined;
+  /** Once the request turned into a task (tasks/service.ts): its outcome and input go there. */
+  task: RequestTask | undefined;
   /** The params as the client sent them, when conversion for the handler changed them (what the handler revision lacks). */
   wireParams: unknown;
   lastProgress = -Infinity;
-  /** Its key among the session's requests on isolated channels (whose ids are not the connection's). */
-  isolatedKey = 0;
   /** Its share of the text it came in, in UTF-16 code units (SessionLimits.inflightLength); 0 when not known. */
   length = 0;
 
@@ -136,28 +69,24 @@ export class Inflight {
   }
 }
 
-/** Options of a server-to-client request. */
-export interface RequestOptions {
-  /** Aborting it cancels the request (a notifications/cancelled is sent). */
-  readonly signal?: AbortSignal;
-  /** Default: the server's requestTimeoutMs. */
-  readonly timeoutMs?: number;
-  /** Where to send it: the channel of the client request being handled (RequestContext does this). */
-  readonly channel?: Channel;
-}
-
-const NEVER = new Promise<never>(() => {});
+/** The request a context is for, and its session: what the server's features read of a RequestContext. */
+export let requestOf!: (context: RequestContext) => Inflight;
+export let sessionOf!: (context: RequestContext) => ServerSession;
 
 /**
  * What a handler gets besides its params: cancellation, progress, logging,
  * the client's input, and who the client is.
  */
 export class RequestContext {
-  /** @internal */
+  static {
+    requestOf = (context) => context.inflight;
+    sessionOf = (context) => context.session;
+  }
+
+  /** Made by the session for each request it runs. */
   constructor(
-    readonly session: Session,
-    /** @internal */
-    readonly inflight: Inflight,
+    private readonly session: ServerSession,
+    private readonly inflight: Inflight,
   ) {}
 
   /** Aborted when the client cancels the request or the connection closes. */
@@ -224,7 +153,7 @@ export class RequestContext {
    * otherwise does nothing. `progress` must increase from call to call.
    */
   progress(progress: number, total?: number, message?: string): void {
-    sendProgress(this.session, this.inflight, progress, total, message);
+    this.session.progress(this.inflight, progress, total, message);
   }
 
   /** Sends a log message to the client (notifications/message), filtered by the level it set. */
@@ -235,20 +164,10 @@ export class RequestContext {
   /**
    * Input from the client, tied to this request: a server-to-client request on
    * a handshake revision; on a per-request revision an input request of this
-   * request's InputRequiredResult (see input-round.ts for the re-entry rules).
+   * request's InputRequiredResult (see input/round.ts for the re-entry rules).
    */
   request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
-    const { inflight } = this;
-    if (inflight.task) return inflight.task.ask(method, params);
-    if (asksByInputRequest(inflight, method)) {
-      try {
-        const answered = askInput(this.session, inflight, method, params);
-        return answered ? Promise.resolve(answered.value) : NEVER;
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    return this.session.request(method, params, { signal: this.signal, channel: inflight.channel, ...options });
+    return this.session.askClient(this.inflight, method, params, options);
   }
 
   /**
@@ -277,13 +196,94 @@ export class RequestContext {
   }
 }
 
-// Every request's Inflight and RequestContext are dropped once it is answered:
-// one of each kept, with values of the kinds a request gives them, holds their
-// hidden classes across full collections (runtime/hidden-classes.ts).
-const idleChannel: Channel = { reply: () => {}, send: () => {} };
-keepHiddenClass(
-  new RequestContext(
-    undefined as never,
-    new Inflight(0, "", undefined, () => {}, idleChannel, {} as Scope, undefined, {}),
-  ),
-);
+/** A method the server answers, in the handler revision's shapes. */
+export type MethodHandler = (params: any, context: RequestContext) => unknown;
+
+/**
+ * A core method of the protocol, answered by the session itself in the
+ * wire revision's own shapes (no conversion): it exists only in some
+ * revisions, and what it does is about the connection or the server, not a feature.
+ */
+export type CoreMethod = (
+  params: Record<string, unknown>,
+  inflight: Inflight,
+  session: ServerSession,
+  context: RequestContext,
+) => unknown;
+
+/**
+ * @internal What the request's path, the messages the server sends and the
+ * features need of the session a request came on (Session implements it).
+ */
+export interface ServerSession {
+  readonly host: SessionHost;
+  /** Where the connection is in the handshake, and what it negotiated. */
+  readonly lifecycle: Lifecycle;
+  /** Where initialize waits for its revision's tables, and the session's messages for a revision being loaded. */
+  readonly loads: RevisionLoads;
+  /** A request id the session must not see again (basic#requests). */
+  rememberFinished(id: RequestId): void;
+  readonly isClosed: boolean;
+  readonly isInitialized: boolean;
+  /** An unguessable id, the owner of its 2025-11-25 tasks. */
+  readonly sessionId: string;
+  /** The sessionId, if anything asked for it. */
+  readonly sessionIdIfAny: string | undefined;
+  /** The session was assumed for one stateless POST (no handshake, no session id): it ends with it. */
+  readonly isStateless: boolean;
+  /** The handshake session's scope: undefined before initialize, and on a connection without a handshake. */
+  readonly handshakeScope: Scope | undefined;
+  /** Where messages go when the caller names no channel. */
+  readonly defaultChannel: Channel;
+  /** The level set by logging/setLevel. */
+  logLevel: LoggingLevel | undefined;
+  /** URIs this client subscribed to (resources/subscribe). */
+  readonly subscriptions: Set<string>;
+  /** The session's requests to the client waiting for answers (made on first use). */
+  readonly serverRequests: PendingRequests;
+  /** The same, undefined when none was ever sent. */
+  readonly serverRequestsIfAny: PendingRequests | undefined;
+  /** Ends a request; false when it was cancelled or the session closed, in which case nothing is sent. */
+  finish(inflight: Inflight): boolean;
+  /** Runs a request's handler (again, after a round of input). */
+  invoke(inflight: Inflight, handler: MethodHandler, core: boolean): void;
+  /** A server-to-client request in the handshake session, answered in the handler revision's shapes. */
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Input for a request from the client: its task's, an input request of its round, or a server-to-client request. */
+  askClient(inflight: Inflight, method: string, params: unknown, options: RequestOptions): Promise<unknown>;
+  /** A notification at a scope (the handshake session's unless one is given); false when it may not be sent. */
+  notify(method: string, params?: unknown, channel?: Channel, scope?: Scope): boolean;
+  log(level: LoggingLevel, data: unknown, logger?: string, channel?: Channel, scope?: Scope): boolean;
+  /** A progress notification for a request that carries a progress token. */
+  progress(inflight: Inflight, value: number, total: number | undefined, message: string | undefined): void;
+  /** notifications/cancelled from the client. */
+  cancelRequest(requestId: RequestId, reason: string | undefined): void;
+}
+
+/** What a session needs from the server it belongs to. */
+export interface SessionHost {
+  /** Request handlers by method (handler revision). */
+  readonly handlers: { readonly [method: string]: MethodHandler };
+  /** Core methods of the protocol, answered in the wire revision's shapes. */
+  readonly coreMethods: { readonly [method: string]: CoreMethod };
+  /** Notification handlers by method (handler revision); unknown notifications are ignored. */
+  readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void };
+  /** The revisions served, and each one loaded with the extensions the server serves merged in. */
+  readonly served: ServedRevisions;
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  /** The server's capabilities in a revision's shape. */
+  capabilitiesFor(wire: Pick<LoadedRevision, "tables">): unknown;
+  readonly logger: ServerLogger;
+  readonly requestTimeoutMs: number;
+  /** What one session may hold at once. */
+  readonly sessionLimits: Required<SessionLimits>;
+  readonly requestState: RequestStateCodec;
+  /** Whether per-request results carry `_meta["io.modelcontextprotocol/serverInfo"]` (basic/index#meta: SHOULD). */
+  readonly serverInfoInResults: boolean;
+  /** The x-mcp-header parameters of a tool, for the header check (none when undefined). */
+  toolHeaders(name: string): readonly HeaderParam[] | undefined;
+  /** Called once the client has sent notifications/initialized. */
+  initialized(session: ServerSession): void;
+  closed(session: ServerSession): void;
+}

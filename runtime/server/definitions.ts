@@ -1,7 +1,7 @@
 // What a server author writes in: the options of McpServer and the definitions
 // of tools, resources, resource templates and prompts, with what their handlers
 // take and return (mcpgen/server exports every one). Types only, built on the
-// handler revision's (handler-revision.ts), narrowed where the runtime fills a
+// handler revision's (protocol/handler-revision.ts), narrowed where the runtime fills a
 // field in.
 import type {
   CallToolResult,
@@ -15,17 +15,18 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   ToolAnnotations,
-} from "./handler-revision.js";
-import type { FromSchema, ObjectSchema } from "./json-schema.js";
+} from "../protocol/handler-revision.js";
+import type { FromSchema, ObjectSchema } from "../protocol/json-schema.js";
 import type { ServerLogger } from "./logging.js";
-import type { RequestContext, Session } from "./session.js";
-import type { SessionLimits } from "./session-host.js";
-import type { UriVariables } from "./uri-template.js";
-import type { RequestStateOptions } from "./request-state.js";
+import type { RequestContext } from "./context.js";
+import type { Session } from "./session/session.js";
+import type { SessionLimits } from "./types.js";
+import type { UriVariables } from "./features/uri-template.js";
+import type { RequestStateOptions } from "./input/request-state.js";
 import type { ListenLimits } from "./subscriptions.js";
-import type { InputRequired } from "./input-round.js";
-import type { TasksOptions, ToolTaskOptions } from "./tasks.js";
-import type { ServerBus } from "./bus.js";
+import type { InputRequired } from "./input/round.js";
+import type { TasksOptions, ToolTaskOptions } from "./tasks/service.js";
+import type { ServerBus } from "./outgoing/bus.js";
 
 /**
  * Caching hints of cacheable results (2026-07-28 server/utilities/caching):
@@ -211,4 +212,4 @@ export type PromptHandler<A extends readonly PromptArgument[]> = (
   context: RequestContext,
 ) => PromptReturn | Promise<PromptReturn>;
 
-export type Feature = "tools" | "resources" | "prompts";
+export type { Feature } from "./types.js";

@@ -5,8 +5,7 @@ import {
   INVALID_PARAMS,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
   type ClientCapabilities,
-  type RequestId,
-} from "./handler-revision.js";
+} from "../protocol/handler-revision.js";
 
 /**
  * "Resource not found" up to 2025-11-25 (server/resources#error-handling). From
@@ -63,17 +62,7 @@ export function invalidParams(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(INVALID_PARAMS, message, data);
 }
 
-/** A server-to-client request that got no response in time; a cancellation was sent (basic/lifecycle#timeouts). */
-export class RequestTimeoutError extends Error {
-  override name = "RequestTimeoutError";
-  constructor(
-    readonly method: string,
-    readonly requestId: RequestId,
-    readonly timeoutMs: number,
-  ) {
-    super(`${method} (request ${JSON.stringify(requestId)}) got no response within ${timeoutMs} ms; it was cancelled`);
-  }
-}
+export { RequestTimeoutError } from "../protocol/errors.js";
 
 /** A server-to-client request the session cannot send: not in the client's revision, not declared by the client, closed. */
 export class RequestRefusedError extends Error {

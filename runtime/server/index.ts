@@ -1,17 +1,17 @@
 // mcpgen/server: build an MCP server on the generated runtime. Handlers are
-// written against the handler revision's types (handler-revision.ts); clients
+// written against the handler revision's types (protocol/handler-revision.ts); clients
 // of every revision, with the initialize handshake or per-request `_meta`, are
 // served through the generated tables and shims.
-export { McpServer } from "./server.js";
+export { McpServer } from "./mcp-server.js";
 export type * from "./definitions.js";
-export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session.js";
-export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./session-host.js";
-export { InputRequired, type InputRequestSpec } from "./input-round.js";
+export { RequestContext, Session, type Channel, type RequestOptions, type Scope } from "./session/session.js";
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
+export { InputRequired, type InputRequestSpec } from "./input/round.js";
 export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
-export type { RequestStateOptions } from "./request-state.js";
+export type { RequestStateOptions } from "./input/request-state.js";
 export type { ListenLimits } from "./subscriptions.js";
-export type { HeaderParam } from "./header-check.js";
-export { TASKS_EXTENSION, type TasksOptions, type ToolTaskOptions } from "./tasks.js";
+export type { HeaderParam } from "../protocol/headers.js";
+export { TASKS_EXTENSION, type TasksOptions, type ToolTaskOptions } from "./tasks/service.js";
 export {
   MemoryTaskStore,
   isTerminal,
@@ -21,8 +21,8 @@ export {
   type TaskState,
   type TaskStatus,
   type TaskStore,
-} from "./task-store.js";
-export { loadSkills, SkillError, SKILL_LIMITS, type LoadedSkill, type SkillFile } from "./skills.js";
+} from "./tasks/store.js";
+export { loadSkills, SkillError, SKILL_LIMITS, type LoadedSkill, type SkillFile } from "./skills/load.js";
 export { withExtensions, type ExtensionTables } from "../extensions.js";
 export {
   ClientError,
@@ -34,9 +34,10 @@ export {
   RESOURCE_NOT_FOUND,
   invalidParams,
 } from "./errors.js";
-export type { FromSchema, JsonSchema, ObjectSchema } from "./json-schema.js";
+export type { FromSchema, JsonSchema, ObjectSchema } from "../protocol/json-schema.js";
 export type { ServerLogger } from "./logging.js";
-export { UriTemplate, UriTemplateError, type UriVariables } from "./uri-template.js";
-export { ServedRevisions, generatedRevisions } from "./revisions.js";
-export { handlerRevision } from "./handler-revision.js";
-export type * from "./handler-revision.js";
+export { UriTemplate, UriTemplateError, type UriVariables } from "./features/uri-template.js";
+export { ServedRevisions } from "./session/revisions.js";
+export { generatedRevisions } from "../protocol/revisions.js";
+export { handlerRevision } from "../protocol/handler-revision.js";
+export type * from "../protocol/handler-revision.js";

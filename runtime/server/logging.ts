@@ -1,7 +1,7 @@
 // Log levels, ordered by severity as in RFC 5424 §6.2.1, which MCP's
 // LoggingLevel follows (server/utilities/logging#log-levels); and the server's
 // own diagnostics sink (stderr by default), which is not the MCP log stream.
-import type { LoggingLevel } from "./handler-revision.js";
+import type { LoggingLevel } from "../protocol/handler-revision.js";
 
 const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
   debug: 0,
@@ -15,7 +15,7 @@ const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
 };
 
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
-  return typeof value === "string" && Object.prototype.hasOwnProperty.call(SEVERITY, value);
+  return typeof value === "string" && Object.hasOwn(SEVERITY, value);
 }
 
 /** Whether a message at `level` passes a threshold (undefined: everything passes). */

@@ -5,12 +5,12 @@
 // limit.
 import { isObject } from "../validation.js";
 import type { RequestId } from "../messages.js";
-import type { Inflight } from "./context.js";
-import { complete } from "./request-outcome.js";
-import { declared, type Session } from "./session.js";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "./handler-revision.js";
+import { complete } from "./request/outcome.js";
+import { declared } from "./capabilities.js";
+import type { Inflight, ServerSession } from "./context.js";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
-import { META_SUBSCRIPTION_ID } from "./meta.js";
+import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
 import { principalOf } from "./authorization.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
@@ -25,7 +25,7 @@ type FeatureFlag = keyof typeof FILTER;
 
 interface Listener {
   readonly id: RequestId;
-  readonly session: Session;
+  readonly session: ServerSession;
   readonly inflight: Inflight;
   readonly methods: ReadonlySet<string>;
   readonly uris: ReadonlySet<string>;
@@ -44,7 +44,10 @@ export interface KeyedFilter {
   /** The notification it opts in to; its capability (from the method table) must be the client's. */
   readonly method: string;
   /** Whether this server can tell the requester of the thing with this id (the acknowledgment lists only those). */
-  known(id: string, requester: { readonly inflight: Inflight; readonly session: Session }): boolean | Promise<boolean>;
+  known(
+    id: string,
+    requester: { readonly inflight: Inflight; readonly session: ServerSession },
+  ): boolean | Promise<boolean>;
 }
 
 export interface ListenLimits {
@@ -91,7 +94,7 @@ export class Listeners {
    * cancels (the promise settles without a result) or the server ends it (the
    * promise resolves with the graceful-closure result).
    */
-  listen(params: Record<string, unknown>, inflight: Inflight, session: Session): Promise<unknown> {
+  listen(params: Record<string, unknown>, inflight: Inflight, session: ServerSession): Promise<unknown> {
     const requested = isObject(params["notifications"]) ? params["notifications"] : {};
     const uris = Array.isArray(requested["resourceSubscriptions"])
       ? requested["resourceSubscriptions"].filter((u): u is string => typeof u === "string")
@@ -123,7 +126,7 @@ export class Listeners {
     const asking: Promise<void>[] = [];
     for (const filter of this.keyedFilters.values()) {
       const asked = requested[filter.field];
-      const entry = Object.prototype.hasOwnProperty.call(scope.wire.tables.methods, filter.method)
+      const entry = Object.hasOwn(scope.wire.tables.methods, filter.method)
         ? scope.wire.tables.methods[filter.method]
         : undefined;
       if (!Array.isArray(asked) || !entry) continue;
@@ -157,7 +160,7 @@ export class Listeners {
   private subscribe(
     id: RequestId,
     inflight: Inflight,
-    session: Session,
+    session: ServerSession,
     /** Who asked (authorization.ts principalOf); "" without authorization. */
     principal: string,
     methods: Set<string>,

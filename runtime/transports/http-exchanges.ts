@@ -3,16 +3,20 @@
 // response, or an SSE stream), for handshake sessions and for per-request
 // revisions, and the stateful session they belong to.
 import type { ServerResponse } from "node:http";
-import type { McpServer } from "../server/server.js";
-import type { Channel, Session } from "../server/session.js";
-import type { RequestHeaders } from "../server/context.js";
-import type { ReplyOutcome } from "../server/replies.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
+import type { Channel, Session } from "../server/session/session.js";
+import type { RequestHeaders } from "../protocol/headers.js";
+import type { ReplyOutcome } from "../server/request/reply.js";
 import type { Authorization } from "../server/authorization.js";
 import type { ResourceServer } from "./auth.js";
 import { ResponseStream, SseStream, type EventStore } from "./sse.js";
-import type { ResponseMode } from "./http.js";
-import { keepHiddenClass } from "../hidden-classes.js";
-import { IdMap } from "../id-map.js";
+
+/**
+ * How a POST carrying a request is answered. "auto": one JSON response,
+ * unless the handler sends something first (progress, a log message, a
+ * request to the client) or asks to close the stream; then an SSE stream.
+ */
+export type ResponseMode = "auto" | "json" | "sse";
 
 /** A request's verified authorization and the resource server that checked it (for 403 challenges). */
 export interface RequestAuth {
@@ -33,7 +37,7 @@ export function endAccepted(response: ServerResponse): void {
  * Ends `response` with `json` as its whole body and the body's length declared.
  * Headers written without a Content-Length make node:http frame the body that
  * follows in chunks (RFC 9112 section 7.1): more for the server to write and
- * for the client to parse, 1-2 µs of the server's CPU a response (bench/RESULTS.md).
+ * for the client to parse.
  */
 export function endJson(
   response: ServerResponse,
@@ -60,15 +64,9 @@ export class HttpSession {
   readonly streams = new Map<string, SseStream>();
   standalone: SseStream | null = null;
   lastActive = Date.now();
-  /** The transport's activity count at this session's last request: the least recent is evicted first. */
-  activeSeq = 0;
   private streamCount = 0;
-  /**
-   * POSTs whose reply is still to come, by a number of their own (an IdMap: one
-   * in and out per request allocates nothing): close() must answer them.
-   */
-  private readonly waiting = new IdMap<number, PostExchange>();
-  private waitCount = 0;
+  /** POSTs whose reply is still to come: close() must answer them. */
+  private readonly waiting = new Set<PostExchange>();
   readonly session: Session;
   /** The identity that opened the session; every request of it must come with a token of the same. */
   principal = "";
@@ -81,7 +79,7 @@ export class HttpSession {
     private readonly store: EventStore,
     private readonly retryMs: number,
   ) {
-    this.logger = server.logger;
+    this.logger = hostOf(server).logger;
     // What no request caused (list_changed, resource updates) goes on the standalone stream, if any.
     this.session = server.connect((json) => this.sendStandalone(json));
   }
@@ -113,19 +111,18 @@ export class HttpSession {
     return false;
   }
 
-  /** `exchange` waits for its reply; the number to pass to `replied`. */
-  wait(exchange: PostExchange): number {
-    this.waiting.set(++this.waitCount, exchange);
-    return this.waitCount;
+  /** `exchange` waits for its reply (until `replied`). */
+  wait(exchange: PostExchange): void {
+    this.waiting.add(exchange);
   }
 
-  replied(key: number): void {
-    this.waiting.delete(key);
+  replied(exchange: PostExchange): void {
+    this.waiting.delete(exchange);
   }
 
   close(): void {
     this.session.close(); // its requests are abandoned: none of the waiting POSTs gets a reply now
-    for (const exchange of this.waiting.values()) exchange.sessionEnded(this.id);
+    for (const exchange of this.waiting) exchange.sessionEnded(this.id);
     this.waiting.clear();
     for (const stream of this.streams.values()) {
       stream.end();
@@ -139,8 +136,6 @@ export class HttpSession {
 export class PostExchange implements Channel {
   private stream: SseStream | null = null;
   private done = false;
-  /** Its number in the owner's waiting POSTs (0: not there). */
-  private key = 0;
 
   constructor(
     private readonly response: ServerResponse,
@@ -149,7 +144,7 @@ export class PostExchange implements Channel {
     private readonly owner: HttpSession | null,
     private readonly retryMs: number,
     /** Headers for the response, decided when it starts (the session id after initialize). */
-    private readonly extraHeaders: ResponseHeaders,
+    private readonly extraHeaders: () => Record<string, string>,
     /** A stateless POST's own session, closed once the reply is sent. */
     private readonly statelessSession: Session | null = null,
     private readonly auth?: RequestAuth,
@@ -161,7 +156,7 @@ export class PostExchange implements Channel {
 
   /** The session took the message and will reply: until then, ending the session answers this POST. */
   awaitReply(): void {
-    if (!this.done && this.owner) this.key = this.owner.wait(this);
+    if (!this.done && this.owner) this.owner.wait(this);
   }
 
   /**
@@ -181,23 +176,23 @@ export class PostExchange implements Channel {
   reply(json: string | null, outcome?: ReplyOutcome): void {
     if (this.done) return;
     this.done = true;
-    if (this.key !== 0) this.owner!.replied(this.key);
+    this.owner?.replied(this);
     if (!this.stream && json !== null && outcome?.requiredScopes && this.auth) {
       const refusal = this.auth.server.forbidden(outcome.requiredScopes, "the operation needs more scope");
-      endJson(this.response, 403, json, { ...refusal.headers, ...this.extraHeaders.headers() });
+      endJson(this.response, 403, json, { ...refusal.headers, ...this.extraHeaders() });
     } else if (!this.stream && json !== null && outcome?.malformed) {
       // Input the server cannot accept, a malformed notification's included (2025-03-26..2025-11-25
       // basic/transports#sending-messages-to-the-server): "it MUST return an HTTP error status code
       // (e.g., 400 Bad Request)", not 200, nor an SSE stream.
-      endJson(this.response, 400, json, this.extraHeaders.headers());
+      endJson(this.response, 400, json, this.extraHeaders());
     } else if (this.stream || (this.mode === "sse" && json !== null)) {
       this.upgrade();
       if (json !== null) this.stream!.send(json);
       this.stream!.end(); // basic/transports: after the response, the server terminates the stream
     } else if (json === null) {
-      this.response.writeHead(204, this.extraHeaders.headers()).end(); // every request in it was cancelled
+      this.response.writeHead(204, this.extraHeaders()).end(); // every request in it was cancelled
     } else {
-      const headers = this.extraHeaders.headers();
+      const headers = this.extraHeaders();
       // Most exchanges add no header: no copy of theirs to merge.
       endJson(this.response, 200, json, headers === NO_HEADERS ? undefined : headers);
     }
@@ -223,7 +218,7 @@ export class PostExchange implements Channel {
   private upgrade(): void {
     if (this.stream) return;
     this.stream = this.owner ? this.owner.newStream() : new SseStream("s1", "", discardingStore, this.retryMs); // stateless: nothing to resume
-    void this.stream.attach(this.response, undefined, this.extraHeaders.headers());
+    void this.stream.attach(this.response, undefined, this.extraHeaders());
   }
 }
 
@@ -237,7 +232,7 @@ const discardingStore: EventStore = { append: () => {}, replayAfter: () => [], f
  * response before the reply is the request's cancellation (#cancellation).
  */
 export class PerRequestExchange implements Channel {
-  readonly isolated = true;
+  readonly singleRequest = true;
   private stream: ResponseStream | null = null;
   private done = false;
 
@@ -255,8 +250,6 @@ export class PerRequestExchange implements Channel {
   }
 
   onClose(cancel: () => void): void {
-    // `on`, not `once` (as in readMessage): `done` already makes it run once, and once's removal
-    // deletes from the emitter's listener table, slowing what the response emits after.
     this.response.on("close", () => {
       if (this.done) return;
       this.done = true;
@@ -299,20 +292,6 @@ export function statusOf(outcome: ReplyOutcome | undefined): number {
   return 200;
 }
 
-/**
- * The headers a POST's exchange adds to its response, asked for when the
- * response starts. An object with a method, not a closure made per POST (see
- * runtime/hidden-classes.ts on closures).
- */
-export interface ResponseHeaders {
-  headers(): Record<string, string>;
-}
-
 /** The headers of an exchange that adds none to its response. */
 export const NO_HEADERS: Record<string, string> = Object.freeze({});
-export const noHeaders: ResponseHeaders = { headers: () => NO_HEADERS };
-
-// Made per POST and dropped after: one of each kept holds their hidden classes
-// across full collections (runtime/hidden-classes.ts).
-keepHiddenClass(new PostExchange(undefined as never, "json", null, 0, noHeaders));
-keepHiddenClass(new PerRequestExchange(undefined as never, "json", {}, 0, () => {}));
+export const noHeaders = (): Record<string, string> => NO_HEADERS;

@@ -2,7 +2,6 @@
 // rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
 // the size of a request body, and the bytes of all the bodies held at once.
 import type { IncomingMessage } from "node:http";
-import { keepHiddenClass } from "../hidden-classes.js";
 import { utf8Text } from "../utf8.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -22,9 +21,6 @@ export interface GuardOptions {
 export class RebindingGuard {
   private readonly hosts: readonly string[] | undefined;
   private readonly origins: readonly string[];
-  /** The last Host and Origin values allowed: a client sends the same ones with every request. */
-  private lastHost: string | undefined;
-  private lastOrigin: string | undefined;
 
   constructor(bindHost: string, options: GuardOptions) {
     const local = isLoopback(bindHost);
@@ -36,17 +32,14 @@ export class RebindingGuard {
 
   refusal(request: IncomingMessage): string | undefined {
     const host = request.headers.host;
-    if (this.hosts && (host === undefined || host !== this.lastHost)) {
+    if (this.hosts) {
       if (host === undefined) return "the Host header is missing";
       if (!matchesHost(host.toLowerCase(), this.hosts)) return `Host ${host} is not allowed`;
-      this.lastHost = host;
     }
     const origin = request.headers.origin;
     // Requests from non-browser clients carry no Origin; a present one must be allowed.
-    if (origin !== undefined && origin !== this.lastOrigin) {
-      if (!matchesOrigin(origin.toLowerCase(), this.origins)) return `Origin ${origin} is not allowed`;
-      this.lastOrigin = origin;
-    }
+    if (origin !== undefined && !matchesOrigin(origin.toLowerCase(), this.origins))
+      return `Origin ${origin} is not allowed`;
     return undefined;
   }
 }
@@ -139,10 +132,8 @@ export class HeldBody {
     return true;
   }
 
-  /** Gives the share back (again: nothing); bound, to be the response's `close` listener. */
-  readonly release: () => void = this.giveBack.bind(this);
-
-  private giveBack(): void {
+  /** Gives the share back (again: nothing). */
+  release(): void {
     this.budget.release(this.bytes);
     this.bytes = 0;
   }
@@ -153,8 +144,6 @@ export class HeldBody {
  * buffering past it, or one that `held` has no room for (a declared length is
  * taken at once, a chunked body as it comes); `done` is called once, with the
  * text or with why not (BodyTooLarge, BodiesHeld, BodyNotUtf8, or the stream's error).
- * A callback, not a promise: every POST takes this path, and a promise and its
- * awaiting costs microtask turns and allocations per request.
  */
 export function readBody(
   request: IncomingMessage,
@@ -168,59 +157,30 @@ export function readBody(
     done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
     return;
   }
-  const reader = new BodyReader(limit, held, done);
-  request.on("data", reader.data);
-  request.on("end", reader.end);
-  request.on("error", reader.error);
-}
-
-/**
- * One body being read: its chunks so far, and the listeners that take them.
- * Bound methods, not closures made per request (runtime/hidden-classes.ts).
- */
-class BodyReader {
-  private first: Buffer | undefined = undefined;
-  private chunks: Buffer[] | undefined = undefined;
-  private size = 0;
-  private settled = false;
-  readonly data: (chunk: Buffer) => void = this.onData.bind(this);
-  readonly end: () => void = this.onEnd.bind(this);
-  readonly error: (error: Error) => void = this.onError.bind(this);
-
-  constructor(
-    private readonly limit: number,
-    private readonly held: HeldBody,
-    private readonly done: (error: Error | undefined, text: string) => void,
-  ) {}
-
-  private onData(chunk: Buffer): void {
-    if (this.settled) return;
-    this.size += chunk.length;
-    if (this.size > this.limit || !this.held.growTo(this.size)) {
-      this.settled = true;
-      this.first = this.chunks = undefined;
-      this.done(this.size > this.limit ? new BodyTooLarge(this.limit) : new BodiesHeld(this.held.budgetLimit), "");
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  request.on("data", (chunk: Buffer) => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > limit || !held.growTo(size)) {
+      settled = true;
+      chunks = [];
+      done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
       return;
     }
-    if (this.first === undefined) this.first = chunk;
-    else (this.chunks ??= [this.first]).push(chunk);
-  }
-
-  private onEnd(): void {
-    if (this.settled) return;
-    this.settled = true;
-    const text = this.first === undefined ? "" : utf8Text(this.chunks ? Buffer.concat(this.chunks) : this.first);
-    if (typeof text === "number") this.done(new BodyNotUtf8(text), "");
-    else this.done(undefined, text);
-  }
-
-  private onError(error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.done(error, "");
-  }
+    chunks.push(chunk);
+  });
+  request.on("end", () => {
+    if (settled) return;
+    settled = true;
+    const text = chunks.length === 0 ? "" : utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    if (typeof text === "number") done(new BodyNotUtf8(text), "");
+    else done(undefined, text);
+  });
+  request.on("error", (error: Error) => {
+    if (settled) return;
+    settled = true;
+    done(error, "");
+  });
 }
-
-// Made per POST and dropped after (runtime/hidden-classes.ts).
-keepHiddenClass(new HeldBody(undefined as never));
-keepHiddenClass(new BodyReader(0, undefined as never, () => {}));

@@ -9,11 +9,7 @@ export function pathOf(request: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/**
- * A header's value (the first, where node:http gives a list). Callers read
- * `request.headers` by a literal name: a property load V8 keeps at one object
- * shape per call site, where a name passed in made one lookup by name per call.
- */
+/** A header's value (the first, where node:http gives a list). */
 export function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

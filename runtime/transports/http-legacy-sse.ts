@@ -4,14 +4,13 @@
 // POST is only acknowledged (202).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Authorization } from "../server/authorization.js";
-import type { McpServer } from "../server/server.js";
-import type { Channel } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { Channel } from "../server/session/session.js";
 import { endAccepted, type RequestAuth } from "./http-exchanges.js";
 import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
 import { openEventStream, overfull } from "./sse.js";
-import { keepHiddenClass } from "../hidden-classes.js";
 
 /** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
 export type MessageReader = (
@@ -55,8 +54,7 @@ export class LegacySseEndpoints {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     const legacy = id === null ? undefined : this.table.legacy.get(id);
     if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
-    // A bound method, not a closure made per POST (runtime/hidden-classes.ts).
-    this.readMessage(request, response, this.receive.bind(this, response, legacy, auth));
+    this.readMessage(request, response, (message, length) => this.receive(response, legacy, auth, message, length));
   }
 
   private receive(
@@ -88,6 +86,3 @@ class StreamChannel implements Channel {
     if (json !== null) this.legacy.write(json);
   }
 }
-
-// Made per POST and dropped after (runtime/hidden-classes.ts).
-keepHiddenClass(new StreamChannel({ write: () => {} } as never, undefined));

@@ -7,9 +7,8 @@
 import { nodeCrypto } from "../node-crypto.js";
 import { principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
-import type { Session } from "../server/session.js";
-import { keepHiddenClass } from "../hidden-classes.js";
-import type { HttpSession, RequestAuth, ResponseHeaders } from "./http-exchanges.js";
+import type { Session } from "../server/session/session.js";
+import type { HttpSession, RequestAuth } from "./http-exchanges.js";
 
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
 export function principalOf(auth: RequestAuth | undefined): string {
@@ -24,12 +23,12 @@ export interface LegacySseSession {
 }
 
 export class HttpSessionTable {
+  /** Streamable HTTP sessions by id, least recently active first (touch moves one to the end). */
   private readonly sessions = new Map<string, HttpSession>();
   /** HTTP+SSE sessions by id; they hold their stream open while they live, so they are never idle. */
   readonly legacy = new Map<string, LegacySseSession>();
   /** Sessions whose initialize is being answered (they count against maxSessions). */
   private opening = 0;
-  private activity = 0;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(
@@ -60,7 +59,10 @@ export class HttpSessionTable {
     if (this.count < this.limits.maxSessions) return true;
     let idlest: HttpSession | undefined;
     for (const state of this.sessions.values())
-      if ((idlest === undefined || state.activeSeq < idlest.activeSeq) && !state.busy) idlest = state;
+      if (!state.busy) {
+        idlest = state;
+        break;
+      }
     if (!idlest) return false;
     this.sessions.delete(idlest.id);
     idlest.close();
@@ -83,7 +85,6 @@ export class HttpSessionTable {
   /** The session an initialize opened: from now on its id names it. */
   opened(state: HttpSession): void {
     this.opening--;
-    this.sessions.set(state.id, state);
     this.touch(state);
   }
 
@@ -103,15 +104,11 @@ export class HttpSessionTable {
     return state;
   }
 
-  /**
-   * Marks activity. A count rather than the map kept in order of activity (a
-   * delete and a set per request): a Map's table is rebuilt as entries come
-   * and go, and after a full GC every rebuilt table was promoted (see
-   * runtime/id-map.ts); the eviction that needs the order scans instead.
-   */
+  /** Marks activity: the session moves to the end of the order eviction follows. */
   touch(state: HttpSession): void {
     state.lastActive = Date.now();
-    state.activeSeq = ++this.activity;
+    this.sessions.delete(state.id);
+    this.sessions.set(state.id, state);
   }
 
   /** Ends a session (DELETE). */
@@ -144,30 +141,20 @@ export class HttpSessionTable {
  * decided once, when its answer starts (basic/transports#session-management:
  * the session id rides on the response carrying the InitializeResult). The
  * session opens then; if initialize failed, there is no session and no id.
+ * `table` counts the session as being opened (startOpening) until then.
  */
-export class SessionOpening implements ResponseHeaders {
-  private decided: Record<string, string> | undefined;
-
-  /** `table` counts the session as being opened (startOpening) until it is decided. */
-  constructor(
-    private readonly table: HttpSessionTable,
-    private readonly state: HttpSession,
-  ) {}
-
-  headers(): Record<string, string> {
-    return (this.decided ??= this.decide());
-  }
-
-  private decide(): Record<string, string> {
-    if (this.state.session.revision === undefined) {
-      this.table.notOpened();
-      this.state.close();
-      return {};
+export function sessionOpening(table: HttpSessionTable, state: HttpSession): () => Record<string, string> {
+  let decided: Record<string, string> | undefined;
+  return () => {
+    if (decided) return decided;
+    if (state.session.revision === undefined) {
+      table.notOpened();
+      state.close();
+      decided = {};
+    } else {
+      table.opened(state);
+      decided = { "Mcp-Session-Id": state.id };
     }
-    this.table.opened(this.state);
-    return { "Mcp-Session-Id": this.state.id };
-  }
+    return decided;
+  };
 }
-
-// Made per initialize and dropped once it is answered (runtime/hidden-classes.ts).
-keepHiddenClass(new SessionOpening(undefined as never, undefined as never));

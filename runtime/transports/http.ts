@@ -13,10 +13,11 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { parseJson } from "../json.js";
 import { isObject } from "../validation.js";
-import type { RevisionInfo } from "../index.js";
-import type { McpServer } from "../server/server.js";
-import type { Session } from "../server/session.js";
-import { statedVersion } from "../server/meta.js";
+import type { RevisionInfo } from "../table-types.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
+import type { SessionHost } from "../server/context.js";
+import type { Session } from "../server/session/session.js";
+import { statedVersion } from "../protocol/meta.js";
 import {
   BodiesHeld,
   BodyNotUtf8,
@@ -29,7 +30,7 @@ import {
 } from "./http-guard.js";
 import { ResourceServer, type AuthOptions } from "./auth.js";
 import { InMemoryEventStore, type EventStore } from "./sse.js";
-import { HttpSessionTable, SessionOpening, principalOf } from "./http-sessions.js";
+import { HttpSessionTable, principalOf, sessionOpening } from "./http-sessions.js";
 import { httpError, jsonRpcError, requestIdOf, sessionNotFound, sessionsBusy } from "./http-errors.js";
 import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header, pathOf } from "./http-headers.js";
 import { LegacySseEndpoints } from "./http-legacy-sse.js";
@@ -41,14 +42,10 @@ import {
   PostExchange,
   noHeaders,
   type RequestAuth,
+  type ResponseMode,
 } from "./http-exchanges.js";
 
-/**
- * How a POST carrying a request is answered. "auto": one JSON response,
- * unless the handler sends something first (progress, a log message, a
- * request to the client) or asks to close the stream; then an SSE stream.
- */
-export type ResponseMode = "auto" | "json" | "sse";
+export type { ResponseMode } from "./http-exchanges.js";
 
 export interface HttpOptions extends GuardOptions {
   /** Default 127.0.0.1: only this machine can connect (basic/transports#security-warning). */
@@ -120,10 +117,14 @@ export class StreamableHttpTransport {
   /** The 2024-11-05 HTTP+SSE endpoints, unless turned off (HttpOptions.legacySse). */
   private readonly legacySse: LegacySseEndpoints | null;
 
+  /** What this transport reads of its server: its logger, the revisions it serves. */
+  private readonly host: SessionHost;
+
   constructor(
     private readonly server: McpServer,
     options: HttpOptions = {},
   ) {
+    this.host = hostOf(server);
     this.guard = new RebindingGuard(options.host ?? "127.0.0.1", options);
     this.resourceServer = options.auth ? new ResourceServer(options.auth) : undefined;
     const legacy = options.legacySse === false ? null : (options.legacySse ?? {});
@@ -146,7 +147,7 @@ export class StreamableHttpTransport {
         `maxHeldBodyBytes (${maxHeld}) must be at least maxBodyBytes (${this.options.maxBodyBytes})`,
       );
     this.bodies = new BodyBudget(maxHeld);
-    this.table = new HttpSessionTable(this.options, server.logger, options.sessionIdPrefix ?? "");
+    this.table = new HttpSessionTable(this.options, this.host.logger, options.sessionIdPrefix ?? "");
     this.legacySse = this.options.legacy
       ? new LegacySseEndpoints(
           server,
@@ -183,7 +184,7 @@ export class StreamableHttpTransport {
 
   /** A request whose handling threw: logged, and a 500 if nothing was sent yet. */
   private failed(request: IncomingMessage, response: ServerResponse, error: unknown): void {
-    this.server.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
+    this.host.logger("error", `HTTP ${request.method} ${pathOf(request)} failed`, String(error));
     if (!response.headersSent) httpError(response, 500, "Internal Server Error");
     else response.end();
   }
@@ -219,7 +220,7 @@ export class StreamableHttpTransport {
     // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
     const resourceServer = this.resourceServer;
     this.guarded(request, response, async () => {
-      const outcome = await resourceServer.authenticate(request, (message) => this.server.logger("warning", message));
+      const outcome = await resourceServer.authenticate(request, (message) => this.host.logger("warning", message));
       // The client left while its token was checked: its response's `close` has fired already, so
       // a session or stream opened for it now would wait for that event forever. Nothing to answer.
       if (response.destroyed) return;
@@ -266,7 +267,9 @@ export class StreamableHttpTransport {
         406,
         "Not Acceptable: the Accept header must list application/json and text/event-stream",
       );
-    this.readMessage(request, response, this.postMessage.bind(this, request, response, auth));
+    this.readMessage(request, response, (message, length) =>
+      this.postMessage(request, response, auth, message, length),
+    );
   }
 
   /** A POST's message, read and parsed. */
@@ -279,7 +282,7 @@ export class StreamableHttpTransport {
   ): void {
     // Read once: it decides the era, then whether a session's request names a version the server serves.
     const version = header(request.headers["mcp-protocol-version"]);
-    const named = version === undefined ? undefined : this.server.served.forVersion(version);
+    const named = version === undefined ? undefined : this.host.served.forVersion(version);
     if (this.perRequest(named, message)) return this.postPerRequest(request, response, message, auth);
     if (!this.options.sessions) return this.postStateless(response, message, auth, version);
 
@@ -323,7 +326,7 @@ export class StreamableHttpTransport {
     const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
     state.principal = principalOf(auth);
     this.table.startOpening();
-    const opening = new SessionOpening(this.table, state);
+    const opening = sessionOpening(this.table, state);
     const exchange = new PostExchange(response, "json", state, this.options.retryMs, opening, null, auth);
     state.session.receiveMessage(message, exchange);
   }
@@ -349,13 +352,13 @@ export class StreamableHttpTransport {
     if (isObject(message) && message["method"] === undefined && ("result" in message || "error" in message))
       return httpError(response, 400, "Bad Request: a client does not send JSON-RPC responses on this revision");
     // #session-management is gone: per-request POSTs share one connection of the runtime's, each
-    // request isolated on its exchange (its id is its own; closing the response cancels it).
+    // request alone on its exchange (its id is its own; closing the response cancels it).
     const exchange = new PerRequestExchange(
       response,
       this.options.responseMode,
       request.headers,
       this.options.keepAliveMs,
-      this.server.logger,
+      this.host.logger,
       auth,
     );
     if (!this.perRequestSession().receiveMessage(message, exchange)) endAccepted(response);
@@ -449,12 +452,12 @@ export class StreamableHttpTransport {
    */
   private checkVersion(request: IncomingMessage): string | undefined {
     const version = header(request.headers["mcp-protocol-version"]);
-    if (version === undefined || this.server.served.forVersion(version)) return undefined;
+    if (version === undefined || this.host.served.forVersion(version)) return undefined;
     return this.unsupportedVersion(version);
   }
 
   private unsupportedVersion(version: string): string {
-    return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.server.served.supportedVersions.join(", ")})`;
+    return `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${this.host.served.supportedVersions.join(", ")})`;
   }
 
   /** The body as one JSON value and the length of its text, to `then`; or an error response (413, 415, 400, 503) and no call. */
@@ -464,18 +467,15 @@ export class StreamableHttpTransport {
     then: (message: unknown, length: number) => void,
   ): void {
     const type = request.headers["content-type"] ?? "";
-    // What clients send, compared before the expression (which costs ~350 instructions a POST).
-    if (type !== "application/json" && !/^application\/json\s*(;|$)/i.test(type))
+    if (!/^application\/json\s*(;|$)/i.test(type))
       return httpError(response, 415, "Unsupported Media Type: Content-Type must be application/json");
     if (response.destroyed) return; // the client is gone (its `close` has fired: nothing would give the body's share back)
     // What the body holds of the transport's budget is given back when the exchange ends, however it ends.
-    // `on`, not `once`: a response closes once and release() is idempotent. once's wrapper and its
-    // removal (a delete on the emitter's listener table, which then takes slower lookups for what the
-    // response emits after) cost ~1,000 instructions a POST (counted under callgrind, sessions row).
     const held = new HeldBody(this.bodies);
-    response.on("close", held.release);
-    // A bound method, not a closure: see runtime/hidden-classes.ts on closures made per request.
-    readBody(request, this.options.maxBodyBytes, held, this.bodyRead.bind(this, request, response, then));
+    response.once("close", () => held.release());
+    readBody(request, this.options.maxBodyBytes, held, (error, text) =>
+      this.bodyRead(request, response, then, error, text),
+    );
   }
 
   /** A POST's body read (or why not): parsed, to `then`; or an error response. */

@@ -35,7 +35,7 @@ export class LineFramer {
     while (start < bytes.length) {
       // The common case: whole lines (the chunk's, or those after the end of a line the last chunk
       // began), decoded in one call into the decoder and split as text rather than one call per
-      // line (~0.25 µs a line over a pipe, --cpu-prof). Lines within `limit` bytes together are
+      // line. Lines within `limit` bytes together are
       // each within it; text with U+FFFD goes line by line, which says where it is. Tried once a
       // chunk, so that a chunk that goes line by line is not decoded again for every line.
       if (!wholeLinesTried && this.pending.length === 0 && !this.discarding) {

@@ -2,7 +2,7 @@
 // server.blob`): the process begins with the server built, its tools registered
 // and the code of a session's first requests compiled, where a server started
 // from its script first loads and compiles the package's modules, which is most
-// of its start (bench/RESULTS.md, "cold start"). Node's startup snapshot API
+// of its start. Node's startup snapshot API
 // (v8.startupSnapshot) is experimental on Node 20 and 22, and a blob starts
 // only on the Node binary that built it.
 //
@@ -13,15 +13,15 @@
 // over in-memory streams, so that revision's tables (and shims) are loaded and
 // the code of the handshake and of a list request is compiled when the heap is
 // captured; then every tool's schemas are compiled, but for those that need
-// ajv, which a snapshot cannot hold (runtime/server/json-schema.ts): the run
+// ajv, which a snapshot cannot hold (runtime/protocol/json-schema.ts): the run
 // compiles them after its first handshake, as a server started from its script
 // does. No handler of the server's runs in the warm-up: it sends initialize
 // (handshake revisions) and tools/list only.
 import { PassThrough, Writable } from "node:stream";
 import { startupSnapshot } from "node:v8";
-import type { RevisionInfo } from "../index.js";
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../server/meta.js";
-import type { McpServer } from "../server/server.js";
+import type { RevisionInfo } from "../table-types.js";
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from "../protocol/meta.js";
+import { hostOf, type McpServer } from "../server/mcp-server.js";
 import { serveStdio, type StdioOptions } from "./stdio.js";
 
 export interface SnapshotOptions extends StdioOptions {
@@ -62,7 +62,7 @@ export function serveStdioFromSnapshot(server: McpServer, options: SnapshotOptio
 
 /** The revisions `warm` names, checked against the server's; by default the newest released one of each lifecycle. */
 export function warmedRevisions(server: McpServer, warm: SnapshotOptions["warm"]): RevisionInfo[] {
-  const served = server.served.all;
+  const served = hostOf(server).served.all;
   if (warm === "all") return [...served];
   if (warm) {
     const unknown = warm.filter((name) => !served.some((r) => r.name === name));

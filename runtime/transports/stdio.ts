@@ -2,8 +2,8 @@
 // stdin and stdout. Framing only; every protocol decision is the session's.
 // stdout carries nothing but MCP messages: while the server runs, anything
 // else written to process.stdout (a stray console.log) goes to stderr.
-import type { McpServer } from "../server/server.js";
-import type { Session } from "../server/session.js";
+import type { McpServer } from "../server/mcp-server.js";
+import type { Session } from "../server/session/session.js";
 import { LineFramer } from "./lines.js";
 
 /** What the transport needs of its input: a byte stream (process.stdin, a socket, a PassThrough). */
@@ -178,7 +178,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
 /** Sends what others write to process.stdout to stderr; returns the undo. */
 function divertStdout(): () => void {
   const stdout = process.stdout;
-  const own = Object.prototype.hasOwnProperty.call(stdout, "write");
+  const own = Object.hasOwn(stdout, "write");
   const original = stdout.write;
   stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
     (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;

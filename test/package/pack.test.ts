@@ -281,7 +281,7 @@ process.stdout.write(JSON.stringify(out));
     });
     expect(offending).toEqual([]);
     // The docs are still shipped, in the declarations.
-    expect(readFileSync(join(dist, "runtime", "server", "server.d.ts"), "utf8")).toMatch(/\/\*\*/);
+    expect(readFileSync(join(dist, "runtime", "server", "mcp-server.d.ts"), "utf8")).toMatch(/\/\*\*/);
   });
 
   test("a server built on mcpgen/server and mcpgen/stdio type-checks and answers initialize at two revisions", () => {

@@ -5,8 +5,8 @@
 // at once with an error naming Redis.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RedisState, RedisUnavailableError } from "../../runtime/redis/index.js";
-import type { BusMessage } from "../../runtime/server/bus.js";
-import type { TaskState } from "../../runtime/server/task-store.js";
+import type { BusMessage } from "../../runtime/server/outgoing/bus.js";
+import type { TaskState } from "../../runtime/server/tasks/store.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 
 let redis: RedisServer;

@@ -101,6 +101,22 @@ describe("eviction at the session cap", () => {
     expect(kept.status).toBe(200);
   });
 
+  test("the least recently active idle session makes room, not the oldest one", async () => {
+    const handle = await start({ maxSessions: 3 });
+    const first = await openSession(handle.url);
+    const second = await openSession(handle.url);
+    const third = await openSession(handle.url);
+    // The first becomes the most recently active: the second is now the idlest.
+    expect((await postKeepAlive(handle.url, echo(1), { "Mcp-Session-Id": first })).status).toBe(200);
+    expect((await postKeepAlive(handle.url, initializeMessage())).status).toBe(200);
+    expect((await postKeepAlive(handle.url, echo(2), { "Mcp-Session-Id": second })).status).toBe(404);
+    expect((await postKeepAlive(handle.url, echo(3), { "Mcp-Session-Id": first })).status).toBe(200);
+    // The third was idler than the first: it goes next.
+    expect((await postKeepAlive(handle.url, initializeMessage())).status).toBe(200);
+    expect((await postKeepAlive(handle.url, echo(4), { "Mcp-Session-Id": third })).status).toBe(404);
+    expect((await postKeepAlive(handle.url, echo(5), { "Mcp-Session-Id": first })).status).toBe(200);
+  });
+
   test("a session with an open stream or a request in flight is never evicted; 503 + Retry-After when all are busy", async () => {
     const { server, release } = buildServer();
     const handle = await start({ maxSessions: 3 }, server);

@@ -2,7 +2,7 @@
 // schema-typed arguments, capability derivation and registration checks.
 import { describe, expect, expectTypeOf, test } from "vitest";
 import { McpServer, UriTemplate, type FromSchema } from "../../runtime/server/index.js";
-import { paginate } from "../../runtime/server/pagination.js";
+import { paginate } from "../../runtime/server/features/pagination.js";
 
 describe("URI templates (RFC 6570)", () => {
   // Expansion cases from RFC 6570 §3.2 (level 1-4), with the variables it uses.

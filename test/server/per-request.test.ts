@@ -6,6 +6,7 @@
 // request they answer.
 import type { Channel } from "../../runtime/server/context.js";
 import { afterEach, describe, expect, test } from "vitest";
+import { hostOf } from "../../runtime/server/mcp-server.js";
 import { McpServer, type ElicitResult, type ServerOptions } from "../../runtime/server/index.js";
 import {
   SERVER_INFO,
@@ -546,9 +547,9 @@ describe("explicit multi round-trip style", () => {
     const logged: string[] = [];
     const server = buildServer({ logger: (level, message) => logged.push(`${level}: ${message}`) });
     const client = await connect(server);
-    const loaded = server.wires.loaded.bind(server.wires);
-    server.wires.loaded = () => {
-      server.wires.loaded = loaded;
+    const loaded = hostOf(server).served.loaded.bind(hostOf(server).served);
+    hostOf(server).served.loaded = () => {
+      hostOf(server).served.loaded = loaded;
       throw new Error("a defect");
     };
     const failed = await client.call("tools/call", { name: "confirm" }, { capabilities: { elicitation: {} } });
@@ -564,7 +565,7 @@ describe("explicit multi round-trip style", () => {
     const post = (subject: string, params: Record<string, unknown>): Promise<Message> =>
       new Promise((resolve) => {
         const channel = {
-          isolated: true,
+          singleRequest: true,
           authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] },
           reply: (json: string) => resolve(JSON.parse(json)),
           send: () => {},
@@ -888,10 +889,10 @@ describe("subscriptions/listen", () => {
     const closers = new Map<string, () => void>();
     const replies = new Map<string, Message>();
     const acknowledged: string[] = [];
-    // A per-request POST's exchange, as Streamable HTTP makes it: isolated, with the token's identity.
+    // A per-request POST's exchange, as Streamable HTTP makes it: one request alone, with the token's identity.
     const post = (id: string, subject: string | undefined) => {
       const channel = {
-        isolated: true,
+        singleRequest: true,
         ...(subject ? { authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] } } : {}),
         reply: (json: string | null) => {
           if (json) replies.set(id, JSON.parse(json));

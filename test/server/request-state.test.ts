@@ -1,7 +1,7 @@
 // requestDigest: what ties a requestState to the request it came back with.
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { requestDigest } from "../../runtime/server/request-state.js";
+import { requestDigest } from "../../runtime/server/input/request-state.js";
 
 /** The digest's definition, written the obvious (recursive) way: JSON with keys sorted by code unit, undefined members left out. */
 function reference(params: unknown): string {

@@ -2,11 +2,12 @@
 // initialize handshake: every server message is checked by the generated
 // validator of the negotiated revision (ScriptedClient.problems).
 import { afterEach, describe, expect, test } from "vitest";
+import { hostOf } from "../../runtime/server/mcp-server.js";
 import { McpServer } from "../../runtime/server/index.js";
-import { REMEMBERED_IDS } from "../../runtime/server/session.js";
+import { REMEMBERED_IDS } from "../../runtime/server/session/session.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
 import { inProcess, loadTables, statefulRevisions, type ScriptedClient } from "./support.js";
-import { RevisionLoads, type LoadingSession } from "../../runtime/server/revision-loads.js";
+import { RevisionLoads, type LoadingSession } from "../../runtime/server/session/revisions.js";
 import type { Channel } from "../../runtime/server/context.js";
 import { classifyMessage } from "../../runtime/messages.js";
 import type { MessageTables, RevisionInfo } from "../../runtime/index.js";
@@ -517,19 +518,19 @@ test("when the negotiated revision's shims cannot load after initialize was answ
   const revision = statefulRevisions.at(-1)!;
   // As in a fresh process whose install lost a shims chunk: initialize is answered from the tables
   // alone (handshake.ts), and the wire with the shims fails to load right after.
-  const { wires } = server;
+  const revisions = hostOf(server).served;
   const tablesOf = (wire: { info: RevisionInfo; tables: MessageTables }) => ({ info: wire.info, tables: wire.tables });
-  const loadedForHandshake = wires.loadedForHandshake.bind(wires);
-  const loadForHandshake = wires.loadForHandshake.bind(wires);
-  wires.loadedForHandshake = (info, tablesSuffice) => {
+  const loadedForHandshake = revisions.loadedForHandshake.bind(revisions);
+  const loadForHandshake = revisions.loadForHandshake.bind(revisions);
+  revisions.loadedForHandshake = (info, tablesSuffice) => {
     const wire = loadedForHandshake(info, tablesSuffice);
     return wire && tablesSuffice ? tablesOf(wire) : wire;
   };
-  wires.loadForHandshake = async (info, tablesSuffice) => {
+  revisions.loadForHandshake = async (info, tablesSuffice) => {
     const wire = await loadForHandshake(info, tablesSuffice);
     return tablesSuffice ? tablesOf(wire) : wire;
   };
-  wires.load = (info) => Promise.reject(new Error(`the shims of ${info.name} are missing`));
+  revisions.load = (info) => Promise.reject(new Error(`the shims of ${info.name} are missing`));
   const client = await inProcess(server, revision);
   clients.push(client);
   const answered = await client.request("initialize", {
@@ -556,15 +557,16 @@ test.each(["2025-03-26", statefulRevisions.at(-1)!])(
       sessionLimits: { queuedMessages: 2 },
     });
     // The revision initialize asks for loads until the test has sent what it sends meanwhile.
-    const { wires } = server;
+    const revisions = hostOf(server).served;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const loadedForHandshake = wires.loadedForHandshake.bind(wires);
-    const loadForHandshake = wires.loadForHandshake.bind(wires);
+    const loadedForHandshake = revisions.loadedForHandshake.bind(revisions);
+    const loadForHandshake = revisions.loadForHandshake.bind(revisions);
     let loading = true;
     void released.then(() => (loading = false));
-    wires.loadedForHandshake = (info, tablesSuffice) => (loading ? undefined : loadedForHandshake(info, tablesSuffice));
-    wires.loadForHandshake = async (info, tablesSuffice) => {
+    revisions.loadedForHandshake = (info, tablesSuffice) =>
+      loading ? undefined : loadedForHandshake(info, tablesSuffice);
+    revisions.loadForHandshake = async (info, tablesSuffice) => {
       await released;
       return loadForHandshake(info, tablesSuffice);
     };
@@ -606,19 +608,14 @@ async function waitingLoads(sessionLimits: Record<string, number>) {
     host: {
       sessionLimits,
       logger: (level: string, message: string) => logged.push(`${level}: ${message}`),
-      wires: { loaded: () => undefined, load: () => new Promise(() => {}) },
+      served: { loaded: () => undefined, load: () => new Promise(() => {}) },
     },
     lifecycle: { phase: "ready" },
     receiveMessage: () => true,
     settleIdle: () => {},
   } as unknown as LoadingSession;
   const loads = new RevisionLoads(session);
-  loads.withWire(
-    { name: "2025-03-26" } as RevisionInfo,
-    0,
-    () => {},
-    () => {},
-  ); // never loads: what comes after it waits
+  loads.withRevision({ name: "2025-03-26" } as RevisionInfo, { id: 0, reply: () => {} }, () => {}); // never loads: what comes after it waits
   const channel = { reply: (json: string) => replies.push(json) } as unknown as Channel;
   const hold = (message: unknown, length = 0) =>
     loads.hold(message, channel, classifyMessage(message, tables.envelope), length);
@@ -691,12 +688,12 @@ test("a session closed while the revision its message needs loads stays closed: 
   server.tool("count", { inputSchema: { type: "object" } }, () => String(++started));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const { wires } = server;
-  const loaded = wires.loaded.bind(wires);
-  const load = wires.load.bind(wires);
+  const revisions = hostOf(server).served;
+  const loaded = revisions.loaded.bind(revisions);
+  const load = revisions.load.bind(revisions);
   let loading = true;
-  wires.loaded = (info) => (loading ? undefined : loaded(info));
-  wires.load = async (info) => {
+  revisions.loaded = (info) => (loading ? undefined : loaded(info));
+  revisions.load = async (info) => {
     await released;
     loading = false;
     return load(info);

@@ -5,8 +5,8 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, test } from "vitest";
-import { compileSchemaProblems, type ObjectSchema } from "../../runtime/server/json-schema.js";
-import { simpleSchemaVerdict } from "../../runtime/server/simple-schema.js";
+import { compileSchemaProblems, type ObjectSchema } from "../../runtime/protocol/json-schema.js";
+import { simpleSchemaVerdict } from "../../runtime/protocol/simple-schema.js";
 
 const options = {
   allErrors: true,

@@ -1,4 +1,4 @@
-// The skills directory loader (runtime/server/skills.ts): a fixture directory
+// The skills directory loader (runtime/server/skills/load.ts): a fixture directory
 // with nested skills and supporting files, every entry checked against the
 // generated Skill validator and every digest and size recomputed from the
 // bytes; each bad SKILL.md refused with its file and the rule it breaks.
@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { loadSkills, SkillError } from "../../runtime/server/skills.js";
+import { loadSkills, SkillError } from "../../runtime/server/skills/load.js";
 import { McpServer } from "../../runtime/server/index.js";
 import { WireClient } from "./per-request-support.js";
 import { projectRoot, tempDir } from "../helpers.js";

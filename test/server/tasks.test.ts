@@ -229,7 +229,7 @@ describe("the tasks extension (per-request revisions)", () => {
     const as = (subject: string, id: string, method: string, params: Record<string, unknown>) =>
       new Promise<Record<string, any>>((resolve) => {
         const channel = {
-          isolated: true,
+          singleRequest: true,
           authorization: { info: { subject, scopes: [], claims: {} }, missing: () => [] },
           reply: (json: string) => resolve(JSON.parse(json)),
           send: (json: string) => sent.push(JSON.parse(json)),
