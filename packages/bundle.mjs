@@ -87,7 +87,7 @@ export async function bundleRuntime(manifest, into) {
 
 /**
  * The chunk a module goes into: the runtime's top level (shared by server and
- * client), the server with the stdio transport, the Streamable HTTP transport
+ * client), the protocol layer (also shared), the server with the stdio transport, the Streamable HTTP transport
  * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
  * runs, and node:http's own load), the client, and each generated
  * revision, extension and shim pair on its own (loaded when a session needs it),
@@ -108,6 +108,10 @@ function chunkOf(id) {
   if (path === "dist/runtime/transports/snapshot.js") return null;
   if ((m = /^dist\/runtime\/(server|transports|client|auth|redis)\//.exec(path)))
     return m[1] === "transports" ? "server" : m[1];
+  // The protocol layer reaches the generated revisions (and through them, by import(), the shims),
+  // which import the runtime's top level: one chunk with both would import itself dynamically, a
+  // cycle that a bundler inlining dynamic imports (mcpgen snapshot) cannot build.
+  if (path.startsWith("dist/runtime/protocol/")) return "protocol";
   if (path.startsWith("dist/runtime/")) return "runtime";
   return null;
 }
