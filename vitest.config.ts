@@ -2,6 +2,35 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Slow because they pack the packages, install them into new projects with npm, build V8 startup
+ * snapshots or start many processes: seconds to minutes each.
+ */
+const packageTests = [
+  "test/package/**/*.test.ts",
+  "test/cli/init.test.ts",
+  "test/cli/snapshot.test.ts",
+  "test/docs/snapshot.test.ts",
+  "test/server/snapshot-warm.test.ts",
+];
+
+/** What runs again on another Node version: the packed packages, snapshots and the transports. */
+const nodeTests = [
+  "test/package/exports.test.ts",
+  "test/package/pack.test.ts",
+  "test/package/no-eval.test.ts",
+  "test/cli/snapshot.test.ts",
+  "test/server/snapshot-warm.test.ts",
+  "test/server/stdio.test.ts",
+  "test/server/http*.test.ts",
+  "test/server/interop*.test.ts",
+  "test/client/stdio-transport.test.ts",
+  "test/client/hostile-http.test.ts",
+  "test/client/legacy-sse.test.ts",
+  "test/runtime/*.test.ts",
+  "test/redis/store.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     // Generated code imports its runtime contract by package name, as it does in
@@ -19,12 +48,19 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/**/*.test.ts"],
-    // vitest's default for a run is one worker fewer than the CPUs: one on this project's 2-core
-    // machine kind, where the files then ran one after another (26 minutes on a slow host; 18 with
-    // two workers on the same host). Many files spend their time waiting on the processes they start.
+    // Two workers on the project's 2-core machines (vitest's default there is one): many files
+    // spend their time waiting on the processes they start.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      // `npm test`: every unit and integration test.
+      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: packageTests } },
+      // `npm run test:packages`: the slow tests of what is published (why each is slow: its header).
+      { extends: true, test: { name: "packages", include: packageTests } },
+      // `npm run test:node`, which CI runs again on the newest Node LTS: what depends on the Node
+      // version, not on mcpgen's logic (packed packages loading, snapshots, sockets, pipes, decoders).
+      { extends: true, test: { name: "node", include: nodeTests } },
+    ],
   },
 });

@@ -3,6 +3,7 @@
 // cache), `npm test` builds it and passes its own tests, and the official v1
 // SDK client lists and calls its tool; over stdio and with --http. Also what
 // init writes and what it refuses.
+// Slow: each project is installed (npm), built and tested (its own npm test) as a user would.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

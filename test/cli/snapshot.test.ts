@@ -4,6 +4,7 @@
 // official SDK clients of both eras; clients of revisions it did not warm up;
 // and a build that fails says why, leaves nothing behind and keeps an existing
 // blob as it was.
+// Slow: each case bundles a server and builds a V8 startup snapshot (seconds each), on two Nodes.
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -4,6 +4,7 @@
 // read with the TypeScript compiler API (type-only exports left out), the
 // run-time names by importing every entry in a project that installed the
 // tarball (with the optional peers, so that mcpgen/jwt and mcpgen/redis load).
+// Slow: it packs the package and installs it with its peers into a new project (npm).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

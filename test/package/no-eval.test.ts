@@ -1,6 +1,7 @@
 // The generated validators must run where code generation from strings is
 // forbidden (a Content-Security-Policy without 'unsafe-eval'). Node's
 // --disallow-code-generation-from-strings is that policy for a process.
+// In the package tests: it runs the compiled package in Node processes of its own.
 import { spawnSync } from "node:child_process";
 import { expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";

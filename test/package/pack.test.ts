@@ -3,6 +3,7 @@
 // runtime's tarball alone into a fresh "moduleResolution": "nodenext" project,
 // type-check a file importing two revisions, and run the compiled file on
 // this Node.
+// Slow: it packs both packages and installs one into a new project (npm), then runs tsc there.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -6,6 +6,7 @@
 // spec sync, generate, diff and validate, and what it generates type-checks
 // against the installed runtime. Loading mcpgen/server and mcpgen/stdio loads
 // no module of the generator, even with it installed beside the runtime.
+// Slow: it installs both packed packages into new projects (npm) and runs the CLI and tsc there.
 import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

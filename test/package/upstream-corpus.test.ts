@@ -3,6 +3,7 @@
 // message. A slot must check the example as what it is: in an open object
 // (completion/complete's context) any example passes as nothing but an object,
 // which would make the benchmark's corpus easier than real traffic.
+// In the package tests beside the bench smoke: it checks bench/'s corpus, not the product.
 import { describe, expect, test } from "vitest";
 import { upstreamCorpus, type RevisionModule } from "../../bench/upstream-corpus.js";
 import * as rev20260728 from "../../generated/2026-07-28/index.js";

@@ -3,6 +3,7 @@
 // from the revision facts; "all"; or the ones named, which must be served. And
 // compileToolSchemas, which the build awaits, compiles what the simple checks
 // take and rejects a schema ajv refuses, naming the tool.
+// In the package tests with the other snapshot tests (the startup snapshot is an opt-in entry).
 import { expect, test } from "vitest";
 import { McpServer, generatedRevisions } from "../../runtime/server/index.js";
 import { warmedRevisions } from "../../runtime/transports/snapshot.js";
