@@ -59,6 +59,13 @@ export function asMessage(model: RevisionModel, type: string, value: unknown, la
   return undefined;
 }
 
+/**
+ * Where one seed takes this many valid replacements at one place, that place takes any value of
+ * its type (a free string or number), and the shims copy it as it is: the rest add time, not
+ * cases. A literal-typed place (a discriminator, an enum) takes fewer, and keeps every one.
+ */
+const REPLACEMENTS_PER_PLACE = 16;
+
 /** Valid messages of a revision: the seeds of every method and every mutation of them that stays valid. */
 export function corpus(loaded: Loaded, revision: string): Sample[] {
   const model = loaded.models.get(revision)!;
@@ -66,9 +73,15 @@ export function corpus(loaded: Loaded, revision: string): Sample[] {
   const literals = schemaLiterals(model);
   const out: Sample[] = [];
   for (const seed of methodSeeds(model)) {
+    const replacements = new Map<string, number>();
     for (const candidate of [seed, ...mutations(seed, literals)]) {
+      const place = /^replace (\S*) with /.exec(candidate.label)?.[1];
+      if (place !== undefined && (replacements.get(place) ?? 0) >= REPLACEMENTS_PER_PLACE) continue;
       const sample = asMessage(model, candidate.type, candidate.value, `${candidate.type}: ${candidate.label}`);
-      if (sample && validate(sample.message, sample.method).result.valid) out.push(sample);
+      if (sample && validate(sample.message, sample.method).result.valid) {
+        out.push(sample);
+        if (place !== undefined) replacements.set(place, (replacements.get(place) ?? 0) + 1);
+      }
     }
   }
   return out;
