@@ -273,7 +273,12 @@ export class TaskHandle implements ToolTask {
 }
 
 /** A Task (or DetailedTask) of either flavour under the extension's field names; a task id that is not ours is refused. */
-export function normalize(raw: Record<string, unknown>, flavour: Flavour, client: ClientCore, expected?: string): Detailed {
+export function normalize(
+  raw: Record<string, unknown>,
+  flavour: Flavour,
+  client: ClientCore,
+  expected?: string,
+): Detailed {
   if (expected !== undefined && raw["taskId"] !== expected)
     throw new ServerMessageError(
       `${client.wire.info.name} server answered about task ${JSON.stringify(raw["taskId"])} when asked about ${expected}`,

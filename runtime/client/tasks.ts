@@ -214,4 +214,3 @@ export async function listTasks(client: ClientCore, options: RequestOptions = {}
   }
   return tasks;
 }
-
