@@ -30,6 +30,7 @@ import { Listeners } from "./subscriptions.js";
 import { META_SERVER_INFO } from "../protocol/meta.js";
 import { ToolCatalog, type TaskScheduler } from "./features/tools.js";
 import { TaskService } from "./tasks/service.js";
+import { taskMethods } from "./tasks/methods.js";
 import { OfferedCapabilities } from "./offer.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./tasks/flavours.js";
 import { checkedCacheHint, ResourceCatalog } from "./features/resources.js";
@@ -298,7 +299,7 @@ export class McpServer {
       this.notices.publish({ kind: "task_status", method, taskId: id, params });
     };
     if (this.options.bus) this.tasks.signalOthers = (message) => this.options.bus!.publish(message);
-    const methods = this.tasks.methods(this.pageSize);
+    const methods = taskMethods(this.tasks, this.pageSize);
     this.extension("tasks", { handlers: methods.extension }).catch((error: unknown) =>
       this.logger("error", "cannot serve the tasks extension", String(error)),
     );
