@@ -6,28 +6,21 @@
 // The emitted code is straight-line: typeof tests, property reads, a switch on
 // the discriminant of a tagged union, a loop per array. Simple types (string,
 // "a" | "b", string | null, an alias of those) are tested inline; everything
-// else is a call.
+// else is a call; which types those are, and what else a check reads of a type
+// through its aliases, is check-types.ts's.
 //
 // The functions themselves (their registry, imports and printing) are
 // check-functions.ts's; a revision may import those it shares with the
 // revision before it (check-sharing.ts decides which).
-import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
+import { indexDeclarations, type DeclarationIndex } from "../model/resolve.js";
 import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
 import { CheckFunctions, type CheckCatalog } from "./check-functions.js";
+import { CheckTypes, literal, type InlineTest, type Literal } from "./check-types.js";
 import type { GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
 
 /** The check function of a schema type. */
 export const checkName = (type: string): string => `c${type}`;
-
-/** A simple type tested inline: `invalid(x)` is the JS condition true when x does not conform. */
-interface InlineTest {
-  invalid: ((value: string) => string) | null; // null: anything conforms
-  keyword: string;
-  message: string;
-}
-
-type Literal = string | number | boolean;
 
 /** Property names a plain `object[name]` read would find on Object.prototype. */
 const prototypeNames = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
@@ -35,6 +28,7 @@ const prototypeNames = new Set([...Object.getOwnPropertyNames(Object.prototype),
 export class CheckEmitter {
   private readonly index: DeclarationIndex;
   private readonly functions: CheckFunctions;
+  private readonly types: CheckTypes;
   /** Hint (where an anonymous type stands) → its function's name. */
   private readonly anonymous = new Map<string, string>();
 
@@ -50,6 +44,7 @@ export class CheckEmitter {
   ) {
     this.index = indexDeclarations(model.declarations);
     this.functions = new CheckFunctions(file);
+    this.types = new CheckTypes(this.index, (name) => this.runtime(name));
   }
 
   /** Emits the check of every declaration (an extension's own), and of every anonymous type they need. */
@@ -119,7 +114,7 @@ export class CheckEmitter {
 
   /** The body of a function checking `v` against `type`. */
   private bodyFor(type: TypeNode, hint: string): string[] {
-    const inline = this.inlineTest(type);
+    const inline = this.types.inlineTest(type);
     if (inline) return [...this.testStatements(inline, "v", null), "return true;"];
     switch (type.kind) {
       case "reference":
@@ -221,19 +216,19 @@ export class CheckEmitter {
   // --- unions ------------------------------------------------------------
 
   private unionBody(type: TypeNode & { kind: "union" }, hint: string): string[] {
-    const members = this.flattenUnion(type);
-    const tag = this.discriminant(members);
+    const members = this.types.flattenUnion(type);
+    const tag = this.types.discriminant(members);
     if (tag) return this.taggedUnionBody(members, tag, hint);
 
     const accepts = members.map((member, i) => {
-      const inline = this.inlineTest(member);
+      const inline = this.types.inlineTest(member);
       if (inline) return inline.invalid ? `!(${inline.invalid("v")})` : "true";
       return `${this.functionFor(member, `${hint}$${i}`)}(v, null)`;
     });
     const lines = [`if (${accepts.join(" || ")}) return true;`];
     // For a precise error, re-run the one member whose JSON type fits, if there is exactly one.
-    const objectMembers = members.filter((m) => this.jsonKind(m) === "object");
-    const arrayMembers = members.filter((m) => this.jsonKind(m) === "array");
+    const objectMembers = members.filter((m) => this.types.jsonKind(m) === "object");
+    const arrayMembers = members.filter((m) => this.types.jsonKind(m) === "array");
     if (objectMembers.length === 1) {
       lines.push(
         `if (${this.runtime("isObject")}(v)) return ${this.functionFor(objectMembers[0]!, `${hint}$${members.indexOf(objectMembers[0]!)}`)}(v, f);`,
@@ -274,67 +269,6 @@ export class CheckEmitter {
     return lines;
   }
 
-  /** Members of a union, with members that are aliases of unions spread in. */
-  private flattenUnion(type: TypeNode & { kind: "union" }, seen = new Set<string>()): TypeNode[] {
-    return type.members.flatMap((member) => {
-      if (member.kind === "reference" && !seen.has(member.name)) {
-        const declaration = this.index.get(member.name);
-        if (declaration?.kind === "alias" && declaration.type.kind === "union" && !declaration.constraints) {
-          seen.add(member.name);
-          return this.flattenUnion(declaration.type, seen);
-        }
-      }
-      return [member];
-    });
-  }
-
-  /**
-   * A property every member requires with literal values no two members share
-   * (`type` of content blocks): then the value picks the one member to check,
-   * which is equivalent to trying each.
-   */
-  private discriminant(members: readonly TypeNode[]): { property: string; values: Literal[][] } | undefined {
-    const shapes = members.map((m) => objectView(m, this.index));
-    if (members.length < 2 || shapes.some((s) => s === undefined)) return undefined;
-    for (const candidate of shapes[0]!.properties) {
-      const values = shapes.map((shape) => {
-        const property = shape!.properties.find((p) => p.name === candidate.name);
-        return property && !property.optional ? this.literals(property.type) : undefined;
-      });
-      if (values.some((v) => v === undefined)) continue;
-      const all = values.flat() as Literal[];
-      if (new Set(all).size === all.length) return { property: candidate.name, values: values as Literal[][] };
-    }
-    return undefined;
-  }
-
-  /** The literal values of a literal or a union of literals (through aliases), else undefined. */
-  private literals(type: TypeNode): Literal[] | undefined {
-    if (type.kind === "literal") return [type.value];
-    if (type.kind === "union") {
-      const parts = type.members.map((m) => this.literals(m));
-      return parts.every((p) => p !== undefined) ? (parts.flat() as Literal[]) : undefined;
-    }
-    if (type.kind === "reference") {
-      const declaration = this.index.get(type.name);
-      return declaration?.kind === "alias" && !declaration.constraints ? this.literals(declaration.type) : undefined;
-    }
-    return undefined;
-  }
-
-  /** The JSON type of every value a type admits, when it is a single one. */
-  private jsonKind(type: TypeNode): "object" | "array" | undefined {
-    if (type.kind === "object" || (type.kind === "keyword" && type.keyword === "object")) return "object";
-    if (type.kind === "array" || type.kind === "tuple") return "array";
-    if (type.kind === "reference") {
-      const declaration = this.index.get(type.name);
-      if (declaration?.kind === "interface") return "object";
-      if (declaration?.kind === "alias") return this.jsonKind(declaration.type);
-    }
-    if (type.kind === "intersection") return this.jsonKind(type.members[0]!);
-    return undefined;
-  }
-
   // --- statements ------------------------------------------------------
 
   /**
@@ -350,10 +284,10 @@ export class CheckEmitter {
     constraints?: Constraints,
   ): string[] {
     const checked =
-      constraints?.nullable && !this.admitsNull(type)
+      constraints?.nullable && !this.types.admitsNull(type)
         ? { kind: "union" as const, members: [type, { kind: "keyword" as const, keyword: "null" as const }] }
         : type;
-    const inline = this.inlineTest(checked);
+    const inline = this.types.inlineTest(checked);
     const lines = inline
       ? this.testStatements(inline, value, segment)
       : [
@@ -398,132 +332,6 @@ export class CheckEmitter {
     return lines;
   }
 
-  /** The inline test of a simple type, or undefined when the type needs a function. */
-  private inlineTest(type: TypeNode, seen = new Set<string>()): InlineTest | undefined {
-    switch (type.kind) {
-      case "keyword":
-        switch (type.keyword) {
-          case "any":
-          case "unknown":
-            return { invalid: null, keyword: "", message: "" };
-          case "string":
-          case "number":
-          case "boolean":
-            return {
-              invalid: (x) => `typeof ${x} !== "${type.keyword}"`,
-              keyword: "type",
-              message: `must be ${type.keyword}`,
-            };
-          case "null":
-            return { invalid: (x) => `${x} !== null`, keyword: "type", message: "must be null" };
-          case "object":
-            return {
-              invalid: (x) => `!${this.runtime("isObject")}(${x})`,
-              keyword: "type",
-              message: "must be an object",
-            };
-          case "never":
-          case "undefined":
-            // A value that is present at all is wrong.
-            return { invalid: () => "true", keyword: "not", message: "must not be present" };
-        }
-        break;
-      case "literal":
-        return {
-          invalid: (x) => `${x} !== ${literal(type.value)}`,
-          keyword: "const",
-          message: `must be ${literal(type.value)}`,
-        };
-      case "reference": {
-        const declaration = this.index.get(type.name);
-        if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
-        return this.inlineTest(declaration.type, new Set([...seen, type.name]));
-      }
-      case "union":
-        return this.inlineUnionTest(type, seen);
-    }
-    return undefined;
-  }
-
-  /** A union of JSON primitive types and literals: one combined test. */
-  private inlineUnionTest(type: TypeNode & { kind: "union" }, seen: Set<string>): InlineTest | undefined {
-    const kinds = new Set<string>();
-    const literals: Literal[] = [];
-    const members = this.flattenUnion(type);
-    for (const member of members) {
-      if (member.kind === "literal") literals.push(member.value);
-      else if (member.kind === "keyword") {
-        if (member.keyword === "any" || member.keyword === "unknown")
-          return { invalid: null, keyword: "", message: "" };
-        if (!["string", "number", "boolean", "null", "object"].includes(member.keyword)) return undefined;
-        kinds.add(member.keyword);
-      } else {
-        const nested = member.kind === "reference" ? this.literalsOrKinds(member, seen) : undefined;
-        if (!nested) return undefined;
-        nested.literals.forEach((l) => literals.push(l));
-        nested.kinds.forEach((k) => kinds.add(k));
-      }
-    }
-    const kept = literals.filter((l) => !kinds.has(typeof l));
-    const orderedKinds = [...kinds]; // as the schema lists them: "number or null" for `number | null`
-    const accept = (x: string) => [
-      ...orderedKinds.map((k) =>
-        k === "null"
-          ? `${x} === null`
-          : k === "object"
-            ? `${this.runtime("isObject")}(${x})`
-            : `typeof ${x} === "${k}"`,
-      ),
-      ...kept.map((l) => `${x} === ${literal(l)}`),
-    ];
-    if (orderedKinds.length === 0) {
-      return {
-        invalid: (x) => kept.map((l) => `${x} !== ${literal(l)}`).join(" && "),
-        keyword: "enum",
-        message: `must be one of ${kept.map(literal).join(", ")}`,
-      };
-    }
-    const described = [...orderedKinds.map((k) => (k === "object" ? "an object" : k)), ...kept.map(literal)].join(
-      " or ",
-    );
-    return { invalid: (x) => `!(${accept(x).join(" || ")})`, keyword: "type", message: `must be ${described}` };
-  }
-
-  /** For an alias of primitives and literals: its kinds and literals. */
-  private literalsOrKinds(
-    type: TypeNode & { kind: "reference" },
-    seen: Set<string>,
-  ): { kinds: string[]; literals: Literal[] } | undefined {
-    const declaration = this.index.get(type.name);
-    if (declaration?.kind !== "alias" || declaration.constraints || seen.has(type.name)) return undefined;
-    const inner = declaration.type;
-    const members = inner.kind === "union" ? this.flattenUnion(inner) : [inner];
-    const kinds: string[] = [];
-    const literals: Literal[] = [];
-    for (const member of members) {
-      if (member.kind === "literal") literals.push(member.value);
-      else if (member.kind === "keyword" && ["string", "number", "boolean", "null", "object"].includes(member.keyword))
-        kinds.push(member.keyword);
-      else if (member.kind === "reference") {
-        const nested = this.literalsOrKinds(member, new Set([...seen, type.name]));
-        if (!nested) return undefined;
-        kinds.push(...nested.kinds);
-        literals.push(...nested.literals);
-      } else return undefined;
-    }
-    return { kinds, literals };
-  }
-
-  private admitsNull(type: TypeNode): boolean {
-    if (type.kind === "keyword") return ["null", "any", "unknown"].includes(type.keyword);
-    if (type.kind === "union") return type.members.some((m) => this.admitsNull(m));
-    if (type.kind === "reference") {
-      const declaration = this.index.get(type.name);
-      return declaration?.kind === "alias" && this.admitsNull(declaration.type);
-    }
-    return false;
-  }
-
   // --- small printing helpers ---------------------------------------------
 
   private failure(segment: string | null, keyword: string, message: string): string {
@@ -546,10 +354,6 @@ export class CheckEmitter {
   private runtime(name: string): string {
     return this.functions.runtime(name);
   }
-}
-
-function literal(value: Literal): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
 function abbreviate(text: string, max = 100): string {

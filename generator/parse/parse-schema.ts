@@ -1,45 +1,36 @@
 // schema.ts → ParsedSchema. One reader per TypeScript construct the MCP schema
 // uses; anything else is reported with its location and a stable code, never
-// mapped to `unknown`.
-import { createRequire } from "node:module";
-import type * as TsMorph from "ts-morph";
+// mapped to `unknown`. Here the top level: interfaces, type aliases, consts, an
+// extension's imports of its base revision's types, and the check that every
+// name is declared once and every reference declared; the types inside them
+// are read-types.ts's.
 import type {
   ImportDeclaration,
-  IndexSignatureDeclaration,
   InterfaceDeclaration as TsInterface,
-  JSDocableNode,
-  PropertySignature,
   SourceFile,
   TypeAliasDeclaration as TsTypeAlias,
-  TypeElementTypes,
   TypeNode as TsTypeNode,
   VariableStatement,
 } from "ts-morph";
 import { byCodeUnit } from "../model/order.js";
 import type {
   Constant,
-  Constraints,
-  Doc,
   Heritage,
   ImportedName,
-  IndexSignature,
-  KeywordName,
-  ObjectType,
   ParsedDeclaration,
   ParsedSchema,
-  Property,
   SourceLocation,
-  TypeNode,
 } from "../model/types.js";
 import { ErrorCode, SchemaError, problemAt, type LocatedDiagnostic } from "../diagnostics.js";
-import { readConstraints } from "./annotations.js";
-import { emptyDoc, parseJsDoc } from "./jsdoc.js";
-
-// ts-morph is CommonJS. Imported as an ES module, Node first scans its source
-// and what it re-exports for export names; require() does not.
-const { Node, Project, SyntaxKind } = createRequire(import.meta.url)("ts-morph") as typeof TsMorph;
-type Node = TsMorph.Node;
-type SyntaxKind = TsMorph.SyntaxKind;
+import { Node, Project, SyntaxKind } from "./ts-morph.js";
+import {
+  literalValue,
+  readAnnotations,
+  readDoc,
+  rejectModifiers,
+  TypeReader,
+  type SchemaContext,
+} from "./read-types.js";
 
 export interface SchemaInput {
   /** The path to show in locations, e.g. "spec/2025-06-18/schema.ts". */
@@ -53,20 +44,6 @@ export interface SchemaInput {
   base?: { readonly revision: string; readonly names: ReadonlySet<string> };
 }
 
-const keywords: Partial<Record<SyntaxKind, KeywordName>> = {
-  [SyntaxKind.AnyKeyword]: "any",
-  [SyntaxKind.BooleanKeyword]: "boolean",
-  [SyntaxKind.NeverKeyword]: "never",
-  [SyntaxKind.NumberKeyword]: "number",
-  [SyntaxKind.ObjectKeyword]: "object",
-  [SyntaxKind.StringKeyword]: "string",
-  [SyntaxKind.UndefinedKeyword]: "undefined",
-  [SyntaxKind.UnknownKeyword]: "unknown",
-};
-
-/** Built-in generic types the parser rewrites into model nodes (see TypeNode). */
-const builtinGenerics = new Set(["Array", "Record"]);
-
 /**
  * Parses one schema.ts. Throws SchemaError listing every problem found.
  * A project per parse, dropped whole afterwards: creating one costs little
@@ -78,7 +55,7 @@ export function parseSchema(input: SchemaInput): ParsedSchema {
   return new SchemaReader(input, project.createSourceFile("/schema.ts", input.text)).read();
 }
 
-class SchemaReader {
+class SchemaReader implements SchemaContext {
   private readonly problems: LocatedDiagnostic[] = [];
   /** Every type reference read, checked against the declared names at the end. */
   private readonly references: { name: string; location: SourceLocation }[] = [];
@@ -87,6 +64,8 @@ class SchemaReader {
   private readonly imported = new Map<string, ImportedName>();
   /** Local names of imports already refused (their uses are not reported again). */
   private readonly refusedImports = new Set<string>();
+  /** Members and type expressions. */
+  private readonly types = new TypeReader(this);
 
   constructor(
     private readonly input: SchemaInput,
@@ -180,8 +159,12 @@ class SchemaReader {
     }
   }
 
+  constant(name: string): Constant | undefined {
+    return this.constants.get(name);
+  }
+
   /** A type reference by name: recorded for the final check; an imported alias becomes the base's name. */
-  private refer(name: string, location: SourceLocation): string {
+  refer(name: string, location: SourceLocation): string {
     const imported = this.imported.get(name);
     if (!this.refusedImports.has(name)) this.references.push({ name: imported?.name ?? name, location });
     return imported?.name ?? name;
@@ -202,10 +185,10 @@ class SchemaReader {
 
   private readInterface(node: TsInterface): ParsedDeclaration {
     this.rejectTypeParameters(node);
-    this.rejectModifiers(node, [SyntaxKind.ExportKeyword]);
-    const body = this.readMembers(node.getMembers());
-    const doc = this.readDoc(node);
-    if (this.readAnnotations(doc, node) !== undefined) {
+    rejectModifiers(this, node, [SyntaxKind.ExportKeyword]);
+    const body = this.types.readMembers(node.getMembers());
+    const doc = readDoc(node);
+    if (readAnnotations(this, doc, node) !== undefined) {
       this.fail(
         node,
         ErrorCode.UnsupportedAnnotation,
@@ -266,22 +249,22 @@ class SchemaReader {
 
   private readTypeAlias(node: TsTypeAlias): ParsedDeclaration {
     this.rejectTypeParameters(node);
-    this.rejectModifiers(node, [SyntaxKind.ExportKeyword]);
-    const doc = this.readDoc(node);
-    const constraints = this.readAnnotations(doc, node);
+    rejectModifiers(this, node, [SyntaxKind.ExportKeyword]);
+    const doc = readDoc(node);
+    const constraints = readAnnotations(this, doc, node);
     return {
       kind: "alias",
       name: node.getName(),
       exported: node.isExported(),
       doc,
       location: this.locationOf(node),
-      type: this.readType(node.getTypeNodeOrThrow()),
+      type: this.types.readType(node.getTypeNodeOrThrow()),
       ...(constraints ? { constraints } : {}),
     };
   }
 
   private readConstant(statement: VariableStatement): void {
-    this.rejectModifiers(statement, [SyntaxKind.ExportKeyword]);
+    rejectModifiers(this, statement, [SyntaxKind.ExportKeyword]);
     const declarations = statement.getDeclarations();
     if (statement.getDeclarationKind() !== "const" || declarations.length !== 1) {
       this.fail(statement, ErrorCode.UnsupportedConst, `only single \`const\` declarations are supported`);
@@ -315,194 +298,12 @@ class SchemaReader {
       name,
       exported: statement.isExported(),
       value,
-      doc: this.readDoc(statement),
+      doc: readDoc(statement),
       location: this.locationOf(declaration),
     });
   }
 
-  // --- members ------------------------------------------------------------
-
-  private readMembers(members: TypeElementTypes[]): Pick<ObjectType, "properties" | "indexSignature"> {
-    const properties: Property[] = [];
-    let indexSignature: IndexSignature | undefined;
-    for (const member of members) {
-      if (Node.isPropertySignature(member)) {
-        const property = this.readProperty(member);
-        if (properties.some((p) => p.name === property.name)) {
-          this.fail(member, ErrorCode.Duplicate, `property "${property.name}" is declared twice`);
-        } else {
-          properties.push(property);
-        }
-      } else if (Node.isIndexSignatureDeclaration(member)) {
-        if (indexSignature) {
-          this.fail(member, ErrorCode.UnsupportedMember, `a type may have only one index signature`);
-        } else {
-          indexSignature = this.readIndexSignature(member);
-        }
-      } else {
-        this.fail(
-          member,
-          ErrorCode.UnsupportedMember,
-          `${member.getKindName()} is not supported in a schema type (only properties and index signatures)`,
-        );
-      }
-    }
-    return { properties, ...(indexSignature ? { indexSignature } : {}) };
-  }
-
-  private readProperty(node: PropertySignature): Property {
-    this.rejectModifiers(node, []);
-    const nameNode = node.getNameNode();
-    let name: string;
-    if (Node.isIdentifier(nameNode)) name = nameNode.getText();
-    else if (Node.isStringLiteral(nameNode)) name = nameNode.getLiteralValue();
-    else {
-      this.fail(
-        nameNode,
-        ErrorCode.UnsupportedMember,
-        `property name ${nameNode.getText()} is not an identifier or a string`,
-      );
-      name = nameNode.getText();
-    }
-    const typeNode = node.getTypeNode();
-    if (!typeNode) this.fail(node, ErrorCode.UnsupportedMember, `property "${name}" has no type`);
-    const doc = this.readDoc(node);
-    const constraints = this.readAnnotations(doc, node);
-    return {
-      name,
-      optional: node.hasQuestionToken(),
-      type: typeNode ? this.readType(typeNode) : { kind: "keyword", keyword: "any" },
-      doc,
-      location: this.locationOf(node),
-      ...(constraints ? { constraints } : {}),
-    };
-  }
-
-  private readIndexSignature(node: IndexSignatureDeclaration): IndexSignature {
-    this.rejectModifiers(node, []);
-    const keyType = node.getKeyTypeNode().getText();
-    if (keyType !== "string" && keyType !== "number") {
-      this.fail(node, ErrorCode.UnsupportedMember, `index signature key type must be string or number, not ${keyType}`);
-    }
-    const doc = this.readDoc(node);
-    if (this.readAnnotations(doc, node) !== undefined) {
-      this.fail(
-        node,
-        ErrorCode.UnsupportedAnnotation,
-        `validation annotations on an index signature are not supported`,
-      );
-    }
-    return {
-      keyName: node.getKeyName(),
-      keyType: keyType === "number" ? "number" : "string",
-      type: this.readType(node.getReturnTypeNodeOrThrow()),
-      doc,
-    };
-  }
-
-  // --- type expressions ---------------------------------------------------
-
-  private readType(node: TsTypeNode): TypeNode {
-    const keyword = keywords[node.getKind()];
-    if (keyword) return { kind: "keyword", keyword };
-    if (Node.isLiteralTypeNode(node)) return this.readLiteralType(node);
-    if (Node.isTypeReference(node)) return this.readTypeReference(node);
-    if (Node.isTypeQuery(node)) return this.readTypeQuery(node);
-    if (Node.isUnionTypeNode(node)) return { kind: "union", members: node.getTypeNodes().map((t) => this.readType(t)) };
-    if (Node.isIntersectionTypeNode(node)) {
-      return { kind: "intersection", members: node.getTypeNodes().map((t) => this.readType(t)) };
-    }
-    if (Node.isParenthesizedTypeNode(node)) return this.readType(node.getTypeNode());
-    if (Node.isArrayTypeNode(node)) return { kind: "array", element: this.readType(node.getElementTypeNode()) };
-    if (Node.isTupleTypeNode(node)) return this.readTuple(node);
-    if (Node.isTypeLiteral(node)) return { kind: "object", ...this.readMembers(node.getMembers()) };
-    return this.unsupportedType(node);
-  }
-
-  private readLiteralType(node: Node & { getLiteral(): Node }): TypeNode {
-    const literal = node.getLiteral();
-    if (literal.getKind() === SyntaxKind.NullKeyword) return { kind: "keyword", keyword: "null" };
-    const value = literalValue(literal);
-    if (value === undefined) return this.unsupportedType(node);
-    return { kind: "literal", value };
-  }
-
-  private readTypeReference(node: Node & { getTypeName(): Node; getTypeArguments(): TsTypeNode[] }): TypeNode {
-    const typeName = node.getTypeName();
-    const name = typeName.getText();
-    const args = node.getTypeArguments();
-    if (!Node.isIdentifier(typeName)) {
-      this.fail(node, ErrorCode.UnsupportedType, `qualified name ${name} is not supported`);
-      return { kind: "keyword", keyword: "never" };
-    }
-    if (name === "Array" && args.length === 1) return { kind: "array", element: this.readType(args[0]!) };
-    if (name === "Record" && args.length === 2) {
-      const key = args[0]!.getText();
-      if (key === "string" || key === "number") {
-        return {
-          kind: "object",
-          properties: [],
-          indexSignature: { keyName: "key", keyType: key, type: this.readType(args[1]!), doc: emptyDoc() },
-        };
-      }
-    }
-    if (args.length > 0 || builtinGenerics.has(name)) {
-      this.fail(
-        node,
-        ErrorCode.UnsupportedType,
-        `generic type ${node.getText()} is not supported (only Array<T> and Record<string, T>)`,
-      );
-      return { kind: "keyword", keyword: "never" };
-    }
-    return { kind: "reference", name: this.refer(name, this.locationOf(node)) };
-  }
-
-  /** `typeof CONST`: the constant's literal type, remembering the constant for printing. */
-  private readTypeQuery(node: Node & { getExprName(): Node }): TypeNode {
-    const name = node.getExprName().getText();
-    const constant = this.constants.get(name);
-    if (!constant) {
-      this.fail(node, ErrorCode.UnknownReference, `typeof ${name}: no const named ${name} in this schema`);
-      return { kind: "keyword", keyword: "never" };
-    }
-    return { kind: "literal", value: constant.value, constant: name };
-  }
-
-  private readTuple(node: Node & { getElements(): TsTypeNode[] }): TypeNode {
-    const elements: TypeNode[] = [];
-    for (const element of node.getElements()) {
-      if (Node.isNamedTupleMember(element) || Node.isOptionalTypeNode(element) || Node.isRestTypeNode(element)) {
-        this.fail(element, ErrorCode.UnsupportedType, `${element.getKindName()} in a tuple is not supported`);
-      } else {
-        elements.push(this.readType(element));
-      }
-    }
-    return { kind: "tuple", elements };
-  }
-
-  private unsupportedType(node: Node): TypeNode {
-    this.fail(
-      node,
-      ErrorCode.UnsupportedType,
-      `${node.getKindName()} is not supported in a schema type: "${abbreviate(node.getText())}"`,
-    );
-    return { kind: "keyword", keyword: "never" };
-  }
-
   // --- shared checks ------------------------------------------------------
-
-  private readDoc(node: JSDocableNode & Node): Doc {
-    const docs = node.getJsDocs();
-    const last = docs[docs.length - 1];
-    return last ? parseJsDoc(last.getText()) : emptyDoc();
-  }
-
-  /** The validation annotations of a JSDoc; a tag that cannot be honoured is an error at the node. */
-  private readAnnotations(doc: Doc, node: Node): Constraints | undefined {
-    const { constraints, problems } = readConstraints(doc);
-    for (const problem of problems) this.fail(node, ErrorCode.UnsupportedAnnotation, problem);
-    return constraints;
-  }
 
   private rejectTypeParameters(node: TsInterface | TsTypeAlias): void {
     const parameters = node.getTypeParameters();
@@ -512,15 +313,6 @@ class SchemaReader {
         ErrorCode.Generic,
         `${node.getName()} has type parameters; generic schema types are not supported`,
       );
-    }
-  }
-
-  private rejectModifiers(node: Node, allowed: SyntaxKind[]): void {
-    if (!Node.isModifierable(node)) return;
-    for (const modifier of node.getModifiers()) {
-      if (!allowed.includes(modifier.getKind())) {
-        this.fail(modifier, ErrorCode.UnsupportedModifier, `modifier "${modifier.getText()}" is not supported`);
-      }
     }
   }
 
@@ -558,11 +350,11 @@ class SchemaReader {
     }
   }
 
-  private fail(node: Node, code: ErrorCode, message: string): void {
+  fail(node: Node, code: ErrorCode, message: string): void {
     this.problems.push(problemAt(code, message, this.locationOf(node)));
   }
 
-  private locationOf(node: Node): SourceLocation {
+  locationOf(node: Node): SourceLocation {
     return this.locationAt(node.getStart());
   }
 
@@ -572,22 +364,4 @@ class SchemaReader {
     const { line, character } = this.sourceFile.compilerNode.getLineAndCharacterOfPosition(position);
     return { file: this.input.file, line: line + 1, column: character + 1 };
   }
-}
-
-/** The value of a string, number (optionally negated) or boolean literal expression. */
-function literalValue(node: Node): string | number | boolean | undefined {
-  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
-  if (Node.isNumericLiteral(node)) return node.getLiteralValue();
-  if (node.getKind() === SyntaxKind.TrueKeyword) return true;
-  if (node.getKind() === SyntaxKind.FalseKeyword) return false;
-  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken) {
-    const operand = node.getOperand();
-    if (Node.isNumericLiteral(operand)) return -operand.getLiteralValue();
-  }
-  return undefined;
-}
-
-function abbreviate(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }

@@ -4,17 +4,17 @@
 // generated shims convert between them. A request's way out: _meta (modern) or
 // the session (legacy) → convert down → mirrored headers → send; its answer:
 // checked against the wire revision (connection.ts) → convert up → multi
-// round-trip input fulfilled and the request retried (modern). What tools/list
-// taught is in tool-catalog.ts; what the client answers the server, answers.ts.
+// round-trip input fulfilled and the request retried (modern). The session it
+// travels on (era, handshake, _meta) is session.ts; what tools/list taught is in
+// tool-catalog.ts; what the client answers the server, answers.ts.
 import type { RevisionInfo } from "../table-types.js";
 import { INPUT_RESPONSE_METHODS, inputRound } from "./input.js";
-import { answerWithHandlers, clientCapabilities, type ClientHandlers } from "./answers.js";
-import { extendWire } from "./extensions.js";
-import { detectEra, rememberEra, type EraVerdict } from "./era.js";
+import { answerWithHandlers, type ClientHandlers } from "./answers.js";
 import { completeResult, Connection, type RequestOptions } from "./connection.js";
 import { ConnectionClosedError, McpError, SessionExpiredError } from "./errors.js";
+import { ClientSession } from "./session.js";
 import type { ClientTransport } from "./transport.js";
-import type { ClientCore, Listener, WireRequestOptions } from "./types.js";
+import type { ClientCore, ClientOptions, Listener, WireRequestOptions } from "./types.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionListener } from "./subscriptions.js";
 import {
@@ -27,18 +27,11 @@ import {
   type ToolCallOptions,
   type ToolTask,
 } from "./tasks.js";
-import { generatedRevisions, loadedHandlerRevision, loadRevision, type LoadedRevision } from "../protocol/revisions.js";
+import { loadedHandlerRevision, type LoadedRevision } from "../protocol/revisions.js";
 import { mirroredHeaders } from "../protocol/headers.js";
-import {
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_PROTOCOL_VERSION,
-  META_SERVER_INFO,
-} from "../protocol/meta.js";
 import { HEADER_MISMATCH } from "../protocol/handler-revision.js";
 import type {
   CallToolResult,
-  ClientCapabilities,
   GetPromptResult,
   Implementation,
   ReadResourceResult,
@@ -55,40 +48,6 @@ import type {
 } from "../../generated/2026-07-28/methods.js";
 import { isObject } from "../validation.js";
 
-export interface ClientOptions {
-  clientInfo?: Implementation;
-  /** A generated revision to speak (e.g. "2025-06-18"); default: the server's era is detected and the newest shared revision used. */
-  revision?: string;
-  handlers?: ClientHandlers;
-  /** Capabilities beyond those the handlers imply (e.g. extensions), in 2026-07-28's shape. */
-  capabilities?: ClientCapabilities;
-  /**
-   * Generated extensions (by name, e.g. "skills") whose methods this client
-   * sends with requestExtension(), on revisions that negotiate extensions.
-   */
-  extensions?: readonly string[];
-  /**
-   * Whether an accepted form-mode elicitation gets requestedSchema's defaults
-   * for the fields the handler's answer leaves out (default true; elicitation.ts).
-   */
-  elicitationDefaults?: boolean;
-  /** Default timeout of a request, in ms (default 60 000). */
-  timeoutMs?: number;
-  /** How long the stdio era probe (server/discover) waits before assuming a legacy server (default 3000 ms). */
-  probeTimeoutMs?: number;
-  /** Multi round-trip rounds one call may take before it fails (default 8). */
-  maxInputRounds?: number;
-  /** Requests in flight at most (default 1000). */
-  maxPending?: number;
-  /** Something the server sent that could not be used: an invalid notification, an answer to no request. Default: stderr. */
-  onProblem?: (error: Error) => void;
-  /**
-   * Whether callTool checks a result's structuredContent against the tool's
-   * outputSchema, as tools/list gave it (default true; output-schemas.ts).
-   */
-  validateToolOutput?: boolean;
-}
-
 /**
  * What a caller passes: 2026-07-28's params without the per-request fields
  * the client fills in (_meta's protocol version, client info and
@@ -103,24 +62,12 @@ export type Answer<M extends ClientRequestMethod> = Exclude<ResultOf<M>, { resul
 /** What the feature modules read of a client's state (ClientCore). */
 const STATE = ["wire", "revision", "serverInfo", "serverCapabilities", "closed", "whenClosed", "lifetime"] as const;
 
-const DEFAULT_INFO: Implementation = { name: "mcpgen-client", version: "0.1.0" };
-
 export class Client {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** What tools/list taught: header parameters and output schemas (tool-catalog.ts). */
   private readonly tools = new ToolCatalog((error) => this.warn(error));
-  private verdict!: EraVerdict;
-  /** The handshake that replaces an expired legacy session, while it runs: one for every request that met the 404. */
-  private renewal: Promise<void> | undefined;
-  /** A renewal failed: there is no session, and the next request opens one first. */
-  private sessionLost = false;
-  /** requestMeta without extra capabilities, for the version it was made for. */
-  private ownMeta: Readonly<Record<string, unknown>> | undefined;
-  private serverDescription: {
-    info?: Implementation;
-    capabilities?: ServerCapabilities;
-    instructions?: string;
-  } = {};
+  /** The era, revision and handshake this client speaks with its server (session.ts). */
+  private readonly session: ClientSession;
 
   /** What the feature modules (tasks.ts, subscriptions.ts) use of this client, kept off its public API. */
   private readonly core: ClientCore;
@@ -129,6 +76,7 @@ export class Client {
     private readonly connection: Connection,
     private readonly options: ClientOptions,
   ) {
+    this.session = new ClientSession(connection, options);
     const core: Omit<ClientCore, (typeof STATE)[number]> = {
       request: (method, params, options) => this.request(method as ClientRequestMethod, params as never, options),
       wireRequest: (method, params, options) => this.wireRequest(method, params, options),
@@ -158,12 +106,7 @@ export class Client {
     connection.wire = loadedHandlerRevision;
     await connection.start();
     try {
-      client.verdict = await detectEra(connection, {
-        ...(options.revision ? { pinned: options.revision } : {}),
-        probeTimeoutMs: options.probeTimeoutMs ?? 3000,
-        meta: (version) => client.requestMeta(version),
-      });
-      await client.begin();
+      await client.session.open();
     } catch (error) {
       await connection.close().catch(() => {});
       throw error;
@@ -173,128 +116,24 @@ export class Client {
 
   /** The revision spoken with this server. */
   get revision(): RevisionInfo {
-    return this.verdict.revision;
+    return this.session.verdict.revision;
   }
 
   get era(): "modern" | "legacy" {
-    return this.verdict.era;
+    return this.session.verdict.era;
   }
 
   /** The server's name and version (initialize result, or serverInfo in a modern result's _meta). */
   get serverInfo(): Implementation | undefined {
-    return this.serverDescription.info;
+    return this.session.server.info;
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.serverDescription.capabilities;
+    return this.session.server.capabilities;
   }
 
   get instructions(): string | undefined {
-    return this.serverDescription.instructions;
-  }
-
-  /** The wire revision's tables and shims, loaded; the handshake for a legacy server. */
-  private async begin(): Promise<void> {
-    const wire = await extendWire(await loadRevision(this.verdict.revision), this.options.extensions);
-    this.connection.wire = wire;
-    this.connection.context = { era: this.verdict.era, protocolVersion: this.verdict.revision.protocolVersion };
-    if (this.verdict.era === "legacy") await this.handshake();
-    else if (this.verdict.discover) this.describe(this.verdict.discover);
-    // A pinned revision is the caller's choice, not a finding about the server: not cached.
-    if (this.options.revision === undefined) rememberEra(this.connection.transport.target, this.verdict);
-  }
-
-  private describe(result: Record<string, unknown>): void {
-    // Legacy: initialize's serverInfo; modern: every result's _meta (2026-07-28 basic/index#meta).
-    const meta = isObject(result["_meta"]) ? result["_meta"] : {};
-    const info = isObject(result["serverInfo"]) ? result["serverInfo"] : meta[META_SERVER_INFO];
-    this.serverDescription = {
-      ...(isObject(info) ? { info: info as unknown as Implementation } : {}),
-      ...(isObject(result["capabilities"]) ? { capabilities: result["capabilities"] as ServerCapabilities } : {}),
-      ...(typeof result["instructions"] === "string" ? { instructions: result["instructions"] } : {}),
-    };
-  }
-
-  /** basic/lifecycle#initialization: initialize, then notifications/initialized; then the GET stream where there is one. */
-  private async handshake(): Promise<void> {
-    const version = this.verdict.revision.protocolVersion;
-    this.connection.context = { era: "legacy" };
-    const result = (await this.connection.request(
-      "initialize",
-      {
-        protocolVersion: version,
-        capabilities: this.capabilities(),
-        clientInfo: this.options.clientInfo ?? DEFAULT_INFO,
-      },
-      { timeoutMs: this.options.timeoutMs ?? 60_000 },
-    )) as Record<string, unknown>;
-    const agreed = result["protocolVersion"];
-    const revision = generatedRevisions.find((r) => r.protocolVersion === agreed && r.lifecycle === "initialize");
-    if (!revision) {
-      await this.connection.close();
-      throw new McpError(
-        -32602,
-        `${this.connection.transport.target} answered initialize with protocol version ${JSON.stringify(agreed)}, which this client does not speak`,
-      );
-    }
-    if (revision.name !== this.verdict.revision.name) {
-      this.verdict = { ...this.verdict, revision };
-      // The extensions as in begin(): a revision that negotiates them keeps the ones the client enabled.
-      this.connection.wire = await extendWire(await loadRevision(revision), this.options.extensions);
-    }
-    this.describe(result);
-    this.connection.context = { era: "legacy", protocolVersion: revision.protocolVersion };
-    await this.connection.notify("notifications/initialized");
-    this.connection.transport.openStream?.(this.connection.context);
-  }
-
-  /**
-   * Replaces the expired legacy session `expired` (undefined: the one a failed renewal left without), single-flight:
-   * the requests that met its 404 share one initialize, so the server gets one new session and one GET stream.
-   */
-  private renewSession(expired: string | undefined): Promise<void> {
-    if (this.renewal) return this.renewal;
-    const transport = this.connection.transport;
-    // Another request's renewal has replaced it already: the caller sends again on the new session.
-    if (transport.session !== expired) return Promise.resolve();
-    transport.resetSession?.(expired);
-    const renewal = this.handshake().then(
-      () => {
-        this.sessionLost = false;
-      },
-      (error: Error) => {
-        this.sessionLost = true;
-        throw new ConnectionClosedError(
-          `the session${expired !== undefined ? ` ${JSON.stringify(expired)}` : ""} with ${transport.target} ended (HTTP 404) and no new one could be opened: ${error.message}`,
-          { cause: error },
-        );
-      },
-    );
-    this.renewal = renewal.finally(() => (this.renewal = undefined));
-    return this.renewal;
-  }
-
-  /** The client's capabilities in 2026-07-28's shape (answers.ts). */
-  private capabilities(): ClientCapabilities {
-    return clientCapabilities(this.options);
-  }
-
-  /** 2026-07-28 basic/index#meta: what every modern request says about its client. */
-  private requestMeta(version: string, extra?: ClientCapabilities): Record<string, unknown> {
-    // The same every time without extra capabilities: made once per version (frozen, as requests share it).
-    if (!extra && this.ownMeta?.[META_PROTOCOL_VERSION] === version) return this.ownMeta;
-    const own = this.capabilities();
-    if (!extra)
-      return (this.ownMeta = Object.freeze({
-        [META_PROTOCOL_VERSION]: version,
-        [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
-        [META_CLIENT_CAPABILITIES]: own,
-      }));
-    return {
-      [META_PROTOCOL_VERSION]: version,
-      [META_CLIENT_INFO]: this.options.clientInfo ?? DEFAULT_INFO,
-      [META_CLIENT_CAPABILITIES]: { ...own, ...extra, extensions: { ...own.extensions, ...extra.extensions } },
-    };
+    return this.session.server.instructions;
   }
 
   // --- requests ---------------------------------------------------------------------
@@ -333,14 +172,13 @@ export class Client {
     options: WireRequestOptions,
     retried = false,
   ): Promise<Record<string, unknown>> {
-    const modern = this.verdict.era === "modern";
-    // A session being replaced: sent now, the request would carry no session id (or the expired one).
-    if (!modern && (this.renewal || this.sessionLost)) await this.renewSession(undefined);
+    const modern = this.session.verdict.era === "modern";
+    if (!modern && this.session.interrupted) await this.session.renew(undefined);
     const wire = this.connection.wire;
     let withMeta = params;
     if (modern) {
       const meta = params["_meta"];
-      const own = this.requestMeta(wire.info.protocolVersion, options.capabilities);
+      const own = this.session.meta(wire.info.protocolVersion, options.capabilities);
       withMeta = { ...params, _meta: isObject(meta) ? { ...meta, ...own } : own };
     }
     // An extension's method has its extension's shapes at every revision that negotiates it: no conversion.
@@ -370,7 +208,7 @@ export class Client {
       // server did not take the request and nothing ran twice. A request the server took, whose stream
       // resumption then met 404, fails with a plain HttpStatusError and is not resent (it may have run).
       if (error instanceof SessionExpiredError && !modern) {
-        await this.renewSession(error.session);
+        await this.session.renew(error.session);
         return this.once(method, params, options, true);
       }
       throw error;
@@ -382,7 +220,7 @@ export class Client {
             to: loadedHandlerRevision.info.name,
           }).message as Record<string, unknown>)
         : (result as Record<string, unknown>);
-    if (method === "server/discover") this.describe(up); // a DiscoverResult describes the server anew
+    if (method === "server/discover") this.session.describe(up);
     // Where the headers are sent, a tool whose x-mcp-header annotations break the rules is left out.
     return method === "tools/list"
       ? this.tools.learn(up, modern && this.connection.transport.carriesHeaders === true)
@@ -565,5 +403,5 @@ export class Client {
 }
 
 export { ConnectionClosedError };
-export type { ClientHandlers };
+export type { ClientHandlers, ClientOptions };
 export type { LoadedRevision };

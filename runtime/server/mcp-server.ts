@@ -5,7 +5,6 @@
 // changes is outgoing/notices.ts's. The protocol itself (lifecycle, validation,
 // capability checks, conversion to the client's revision) is Session's.
 import { run } from "../validation.js";
-import type { MessageTables } from "../messages.js";
 import { invalidParams } from "./errors.js";
 import {
   handlerTables,
@@ -25,14 +24,14 @@ import { connectionOf, Session } from "./session/session.js";
 import { requestOf, type RequestContext } from "./context.js";
 import type { CoreMethod, MethodHandler, ServerSession, SessionHost } from "./context.js";
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
-import type { LoadedRevision } from "../protocol/revisions.js";
 import { ServedRevisions } from "./session/revisions.js";
 import { RequestStateCodec } from "./input/request-state.js";
 import { Listeners } from "./subscriptions.js";
 import { META_SERVER_INFO } from "../protocol/meta.js";
 import { ToolCatalog, type TaskScheduler } from "./features/tools.js";
 import { TaskService } from "./tasks/service.js";
-import { deriveCapabilities } from "./capabilities.js";
+import { taskMethods } from "./tasks/methods.js";
+import { OfferedCapabilities } from "./offer.js";
 import { flavourOf, TASK_FILTER_FIELD, TASK_NOTIFICATION } from "./tasks/flavours.js";
 import { checkedCacheHint, ResourceCatalog } from "./features/resources.js";
 import { PromptCatalog } from "./features/prompts.js";
@@ -83,10 +82,15 @@ export class McpServer {
   private readonly host: SessionHost;
   private readonly listeners: Listeners;
   private readonly notices: ChangeNotices;
-  /** The server's capabilities per revision tables, until a feature changes. */
-  private capabilityCache = new WeakMap<MessageTables, unknown>();
-  private lastCapabilityTables: MessageTables | undefined;
-  private lastCapabilities: unknown;
+  /** The server's capabilities per revision, from what is registered now (offer.ts). */
+  private readonly offered = new OfferedCapabilities(() => ({
+    counts: { tools: this.toolCatalog.size, resources: this.resources.size, prompts: this.prompts.size },
+    completes: this.prompts.completes || this.resources.completes,
+    listChanged: this.notices.listChanged,
+    extensions: this.served.extensions,
+    tasks: this.servingTasks,
+    declared: (this.options.capabilities ?? {}) as Record<string, unknown>,
+  }));
   private readonly cacheHint: Required<CacheHint>;
 
   constructor(
@@ -117,7 +121,7 @@ export class McpServer {
       options.listChanged ?? true,
       options.bus,
       {
-        offerChanged: () => this.forgetCapabilities(),
+        offerChanged: () => this.offered.forget(),
         taskSignal: (message) => this.taskService?.signal(message.taskId, message),
       },
     );
@@ -128,7 +132,7 @@ export class McpServer {
       served: this.served,
       info: this.info,
       instructions: options.instructions,
-      capabilitiesFor: (revision) => this.capabilitiesFor(revision),
+      capabilitiesFor: (revision) => this.offered.of(revision),
       logger: this.logger,
       requestTimeoutMs: this.requestTimeoutMs,
       sessionLimits: this.sessionLimits,
@@ -231,7 +235,7 @@ export class McpServer {
     }
     for (const [method, handler] of Object.entries(definition.handlers))
       this.coreMethods[method] = (params, _inflight, _session, context) => handler(params, context);
-    this.forgetCapabilities();
+    this.offered.forget();
   }
 
   /**
@@ -295,14 +299,14 @@ export class McpServer {
       this.notices.publish({ kind: "task_status", method, taskId: id, params });
     };
     if (this.options.bus) this.tasks.signalOthers = (message) => this.options.bus!.publish(message);
-    const methods = this.tasks.methods(this.pageSize);
+    const methods = taskMethods(this.tasks, this.pageSize);
     this.extension("tasks", { handlers: methods.extension }).catch((error: unknown) =>
       this.logger("error", "cannot serve the tasks extension", String(error)),
     );
     // 2025-11-25 only (the method tables say where they exist).
     for (const [method, handler] of Object.entries(methods.core))
       this.coreMethods[method] = (params, _inflight, _session, context) => handler(params, context);
-    this.forgetCapabilities();
+    this.offered.forget();
   }
 
   /**
@@ -339,81 +343,15 @@ export class McpServer {
   }
 
   private featureChanged(feature: Feature): void {
-    this.forgetCapabilities(); // what is offered may have changed
+    this.offered.forget(); // what is offered may have changed
     this.notices.featureChanged(feature);
   }
 
   // --- capabilities and initialize -----------------------------------------------
 
-  /** The methods this server answers or sends given what is registered, in the handler revision. */
-  private offeredMethods(): string[] {
-    const declared = this.options.capabilities ?? {};
-    const has = (feature: Feature, count: number) => count > 0 || declared[feature] !== undefined;
-    const offered = [
-      "ping",
-      "server/discover",
-      "logging/setLevel",
-      "notifications/message",
-      "subscriptions/listen",
-      "notifications/subscriptions/acknowledged",
-    ];
-    const withList = (feature: Feature, methods: string[]) => {
-      offered.push(...methods);
-      if (this.notices.listChanged) offered.push(`notifications/${feature}/list_changed`);
-    };
-    if (has("tools", this.toolCatalog.size)) withList("tools", ["tools/list", "tools/call"]);
-    if (has("resources", this.resources.size))
-      withList("resources", [
-        "resources/list",
-        "resources/templates/list",
-        "resources/read",
-        "resources/subscribe",
-        "resources/unsubscribe",
-        "notifications/resources/updated",
-      ]);
-    if (has("prompts", this.prompts.size)) withList("prompts", ["prompts/list", "prompts/get"]);
-    const completes = this.prompts.completes || this.resources.completes;
-    if (completes || declared.completions !== undefined) offered.push("completion/complete");
-    for (const extension of this.served.extensions) offered.push(...Object.keys(extension.tables.methods));
-    if (this.servingTasks) offered.push("tasks/get", "tasks/result", "tasks/list", "tasks/cancel");
-    return offered;
-  }
-
-  /**
-   * The server's capabilities in a revision's shape, derived from its method
-   * table: each offered method's capability path is declared. A leaf is `{}`
-   * where the revision's ServerCapabilities takes an object there and `true`
-   * where it takes a flag.
-   */
-  private capabilitiesFor(wire: Pick<LoadedRevision, "tables">): unknown {
-    const { tables } = wire;
-    // Every per-request request asks, at the same revision almost always: the last answer before the WeakMap's lookup.
-    if (tables === this.lastCapabilityTables) return this.lastCapabilities;
-    let capabilities = this.capabilityCache.get(tables);
-    if (capabilities === undefined) {
-      capabilities = deriveCapabilities(tables, this.offeredMethods(), {
-        // 2025-11-25 #capabilities: task-augmented tools/call is declared under tasks.requests (no method says so).
-        taskAugmentedCall: this.servingTasks && flavourOf({ tables } as LoadedRevision)?.clientAsks === true,
-        extensions: this.served.extensions,
-        declared: (this.options.capabilities ?? {}) as Record<string, unknown>,
-      });
-      this.capabilityCache.set(tables, capabilities);
-    }
-    this.lastCapabilityTables = tables;
-    this.lastCapabilities = capabilities;
-    return capabilities;
-  }
-
-  /** What is offered changed: every revision's capabilities are derived again on their next use. */
-  private forgetCapabilities(): void {
-    this.capabilityCache = new WeakMap();
-    this.lastCapabilityTables = undefined;
-    this.lastCapabilities = undefined;
-  }
-
   /** The server's capabilities in the handler revision's shape. */
   capabilities(): ServerCapabilities {
-    return this.capabilitiesFor({ tables: handlerTables }) as ServerCapabilities;
+    return this.offered.of({ tables: handlerTables }) as ServerCapabilities;
   }
 
   /**

@@ -1,7 +1,7 @@
 // What the HTTP transports check before any MCP message is read: DNS
 // rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
 // the size of a request body, and the bytes of all the bodies held at once.
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { utf8Text } from "../utf8.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
@@ -184,3 +184,10 @@ export function readBody(
     done(error, "");
   });
 }
+
+/** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
+export type MessageReader = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  then: (message: unknown, length: number) => void,
+) => void;

@@ -8,16 +8,10 @@ import type { McpServer } from "../server/mcp-server.js";
 import type { Channel } from "../server/session/session.js";
 import { endAccepted, type RequestAuth } from "./http-exchanges.js";
 import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
+import type { MessageReader } from "./http-guard.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
 import { openEventStream, overfull } from "./sse.js";
-
-/** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
-export type MessageReader = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  then: (message: unknown, length: number) => void,
-) => void;
 
 export class LegacySseEndpoints {
   constructor(

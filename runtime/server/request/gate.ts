@@ -1,5 +1,5 @@
 // The checks a client request passes on arrival, before its era and lifecycle
-// decide where it goes (session/connection.ts): an id the session can track
+// decide where it goes (session/receive.ts): an id the session can track
 // (basic#requests), a session whose revision could load, and the bounds on what
 // a client keeps in flight at once (SessionLimits: by count and by length).
 import { INTERNAL_ERROR, INVALID_REQUEST } from "../../protocol/handler-revision.js";

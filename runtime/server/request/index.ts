@@ -1,5 +1,5 @@
 // One client request's path through the server, in order. The session
-// (session/connection.ts) receives a framed message, parses and classifies it
+// (session/receive.ts) receives a framed message, parses and classifies it
 // (runtime/json.ts, runtime/messages.ts), and drives each request through:
 //
 //   1. batch.ts    a JSON-RPC batch: each message in turn, the replies sent as one array

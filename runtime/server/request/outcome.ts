@@ -2,9 +2,9 @@
 // (checked and converted down to the wire revision, request/encode.ts), an error in the
 // wire revision's codes, the input it asks for (basic/patterns/mrtr: an
 // InputRequiredResult on a per-request revision; server-to-client requests,
-// then the handler again, on a handshake one), or a task (tasks/service.ts). Session
-// (session/connection.ts) receives, dispatches and invokes; these functions take it as
-// the ServerSession they need.
+// then the handler again, on a handshake one), or a task (tasks/service.ts). The
+// session receives and dispatches (session/receive.ts) and invokes
+// (session/connection.ts); these functions take it as the ServerSession they need.
 import { isObject, type Check } from "../../validation.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../protocol/handler-revision.js";
 import { InsufficientScopeError, principalOf } from "../authorization.js";

@@ -1,6 +1,7 @@
 // One client connection as a transport and a server author see it: what
 // arrives (receive*), what the server sends on its own (notify, request, log),
-// and what the client negotiated. The protocol core behind it is connection.ts.
+// and what the client negotiated. The protocol core behind it is connection.ts,
+// its way in receive.ts.
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../protocol/handler-revision.js";
 import type { SessionHost } from "../context.js";
 import type { Channel, RequestOptions, Scope } from "../types.js";
@@ -83,7 +84,7 @@ export class Session {
    * notifications and responses), as HTTP needs to know (202 Accepted).
    */
   receive(text: string, channel?: Channel): boolean {
-    return this.connection.receive(text, channel);
+    return this.connection.receiver.receive(text, channel);
   }
 
   /**
@@ -91,7 +92,7 @@ export class Session {
    * length of its text, where the transport knows it (SessionLimits.inflightLength).
    */
   receiveMessage(value: unknown, channel?: Channel, length?: number): boolean {
-    return this.connection.receiveMessage(value, channel, length);
+    return this.connection.receiver.receiveMessage(value, channel, length);
   }
 
   /**
@@ -99,12 +100,12 @@ export class Session {
    * encoded"), from its byte `offset` on: not decoded, so the reply has no id.
    */
   receiveNotUtf8(offset: number, channel?: Channel): void {
-    this.connection.receiveNotUtf8(offset, channel);
+    this.connection.receiver.receiveNotUtf8(offset, channel);
   }
 
   /** A message the transport refused to frame because it is too large; the reply has no id (it was not read). */
   receiveOversized(bytes: number, limit: number, channel?: Channel): void {
-    this.connection.receiveOversized(bytes, limit, channel);
+    this.connection.receiver.receiveOversized(bytes, limit, channel);
   }
 
   /**

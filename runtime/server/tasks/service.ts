@@ -9,16 +9,14 @@
 // What a client can observe lives in a TaskStore (tasks/store.ts); the work
 // itself (the handler's promise, its input waits, its abort) stays here, in
 // this process. Which flavour a wire speaks is read from its method table
-// (tasks/flavours.ts), never from a revision's name.
-import { isObject } from "../../validation.js";
+// (tasks/flavours.ts), never from a revision's name. The methods a client
+// sends about its tasks are tasks/methods.ts.
 import type { BusMessage } from "../outgoing/bus.js";
-import { declared } from "../capabilities.js";
 import { requestOf, sessionOf, type Inflight, type RequestContext, type ServerSession } from "../context.js";
-import type { Scope, TaskOutcome } from "../types.js";
-import { INTERNAL_ERROR, invalidParams, MissingClientCapabilityError, ProtocolError } from "../errors.js";
+import type { Scope } from "../types.js";
+import { INTERNAL_ERROR, MissingClientCapabilityError, ProtocolError } from "../errors.js";
 import type { ServerLogger } from "../logging.js";
-import { flavourOf, RELATED_TASK, UNIDENTIFIED_OWNER, type TaskFlavour } from "./flavours.js";
-import { paginate, withCursor } from "../features/pagination.js";
+import { flavourOf, type TaskFlavour } from "./flavours.js";
 import { TASKS_EXTENSION } from "../../protocol/task-flavours.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./store.js";
 import { answerWithTask, fail } from "../request/outcome.js";
@@ -70,11 +68,6 @@ export interface TasksOptions {
 }
 
 /** A request asking about tasks: whose tasks it may see follows from its scope, channel and session. */
-/** The request a context is for, as the task service asks whose tasks it may see. */
-function requesterOf(context: RequestContext): Requester {
-  return { inflight: requestOf(context), session: sessionOf(context) };
-}
-
 export interface Requester {
   readonly inflight: Inflight;
   readonly session: ServerSession;
@@ -100,9 +93,9 @@ export class TaskService implements TaskKeeper {
    */
   signalOthers: ((message: BusMessage) => Promise<void>) | undefined;
 
-  /** Whether a task's work runs in this process. */
-  isRunning(taskId: string): boolean {
-    return this.running.has(taskId);
+  /** A task's work, where it runs in this process. */
+  runningTask(taskId: string): RunningTask | undefined {
+    return this.running.get(taskId);
   }
 
   /**
@@ -350,7 +343,7 @@ export class TaskService implements TaskKeeper {
 
   /**
    * A requestor at maxTasksPerRequestor. -32603 (Internal error), as the
-   * session's in-flight limit answers ("Server busy", session/connection.ts): a state of
+   * session's in-flight limit answers ("Server busy", request/gate.ts): a state of
    * the server, not a fault of the params (not -32602), in a code every
    * revision's clients know (the extension's #protocol-errors lists it); the
    * implementation-defined -32000 range has no meaning a client could act on.
@@ -371,134 +364,9 @@ export class TaskService implements TaskKeeper {
   }
 
   /** The owner a request presents (its flavour's), or null when its wire has no tasks. */
-  private ownerFor({ inflight, session }: Requester): string | null {
+  ownerFor({ inflight, session }: Requester): string | null {
     const flavour = flavourOf(inflight.scope.wire);
     return flavour ? flavour.owner(inflight.scope, session, inflight.channel.authorization) : null;
-  }
-
-  // --- the methods of both flavours ----------------------------------------------
-
-  /**
-   * The task a request names, if its requester may see it (2025-11-25
-   * #task-isolation-and-access-control; tasks.md#security-considerations, "Auth
-   * binding"); -32602 otherwise: unknown and foreign look alike, so an id is never confirmed to another.
-   */
-  async visible(taskId: unknown, requester: Requester): Promise<TaskState> {
-    const owner = this.ownerFor(requester);
-    const state = typeof taskId === "string" ? await this.store.get(taskId) : undefined;
-    if (!state || owner === null || state.owner !== owner)
-      throw invalidParams(`Task not found: ${String(taskId)}`, { taskId });
-    return state;
-  }
-
-  /** The extension's methods refuse a client that did not declare it (tasks.md#protocol-errors: -32021). */
-  gate(scope: Scope): void {
-    if (!declared(scope.clientCapabilities, { holder: "client", path: ["extensions", TASKS_EXTENSION] }))
-      throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } } as never);
-  }
-
-  /**
-   * The task methods: the extension's (tasks/get and tasks/cancel shared with
-   * 2025-11-25; each answers in its wire's flavour) and 2025-11-25's own. The
-   * extension's refuse a client that did not declare it (-32021) before any
-   * lookup (tasks.md#protocol-errors).
-   */
-  methods(pageSize: number): {
-    extension: { [method: string]: (params: any, context: RequestContext) => unknown };
-    core: { [method: string]: (params: any, context: RequestContext) => unknown };
-  } {
-    const gated =
-      <P>(method: (params: P, context: RequestContext) => unknown) =>
-      (params: P, context: RequestContext) => {
-        if (!flavourOf(requestOf(context).scope.wire)?.clientAsks) this.gate(requestOf(context).scope);
-        return method(params, context);
-      };
-    return {
-      extension: {
-        "tasks/get": gated((params: { taskId?: unknown }, context) => this.get(params, context)),
-        "tasks/update": gated((params: { taskId?: unknown; inputResponses?: unknown }, context) =>
-          this.update(params, context),
-        ),
-        "tasks/cancel": gated((params: { taskId?: unknown }, context) => this.cancel(params, context)),
-      },
-      core: {
-        "tasks/result": async (params: { taskId?: unknown }, context: RequestContext) => {
-          const outcome = await this.result(params, context);
-          // #associating-task-related-messages: tasks/result "MUST include this metadata in its response".
-          const related = { [RELATED_TASK]: { taskId: params.taskId } };
-          if (!outcome) return { _meta: related };
-          if ("error" in outcome)
-            throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
-          const result = JSON.parse(outcome.result) as Record<string, unknown>;
-          return { ...result, _meta: { ...(result["_meta"] as object | undefined), ...related } };
-        },
-        "tasks/list": async (params: { cursor?: string }, context: RequestContext) => {
-          const all = await this.list(0, Number.MAX_SAFE_INTEGER, context);
-          const page = paginate(all.tasks, params.cursor, pageSize);
-          const flavour = flavourOf(requestOf(context).scope.wire)!;
-          return withCursor({ tasks: page.items.map((t) => flavour.detailed(t)) }, page.nextCursor);
-        },
-      },
-    };
-  }
-
-  /** tasks/get. */
-  async get(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
-    const state = await this.visible(params.taskId, requesterOf(context));
-    return flavourOf(requestOf(context).scope.wire)!.detailed(state);
-  }
-
-  /** tasks/update (the extension): answers to what the task asked. */
-  async update(params: { taskId?: unknown; inputResponses?: unknown }, context: RequestContext): Promise<object> {
-    const state = await this.visible(params.taskId, requesterOf(context));
-    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
-    if (!isTerminal(state.status)) {
-      const running = this.running.get(state.taskId);
-      if (running) running.answer(responses);
-      else await this.signalOthers?.({ kind: "task_signal", taskId: state.taskId, inputResponses: responses });
-    }
-    return {};
-  }
-
-  /** tasks/cancel: stops the work and marks the task cancelled; the flavour says what a finished task gets. */
-  async cancel(params: { taskId?: unknown }, context: RequestContext): Promise<Record<string, unknown>> {
-    const scope = requestOf(context).scope;
-    const flavour = flavourOf(scope.wire)!;
-    const state = await this.visible(params.taskId, requesterOf(context));
-    if (isTerminal(state.status)) return flavour.cancelledAlready(state);
-    const after = await this.store.update(state.taskId, {
-      status: "cancelled",
-      statusMessage: "Cancelled by the client",
-    });
-    const running = this.running.get(state.taskId);
-    const reason = "the task was cancelled (tasks/cancel)";
-    if (running) {
-      running.abort(reason);
-      running.announce(after);
-    } else await this.signalOthers?.({ kind: "task_signal", taskId: state.taskId, cancel: reason });
-    return flavour.cancelled(after ?? state);
-  }
-
-  /** tasks/result (2025-11-25): waits for a terminal status, then answers what the request would have. */
-  async result(params: { taskId?: unknown }, context: RequestContext): Promise<TaskOutcome | undefined> {
-    for (let state = await this.visible(params.taskId, requesterOf(context)); ;) {
-      if (isTerminal(state.status))
-        return state.error
-          ? { error: state.error }
-          : state.result !== undefined
-            ? { result: state.result, isError: false }
-            : undefined;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(state.pollIntervalMs ?? 100, 250)));
-      if (context.signal.aborted) throw new ProtocolError(-32603, "tasks/result was cancelled");
-      state = await this.visible(params.taskId, requesterOf(context));
-    }
-  }
-
-  /** tasks/list (2025-11-25): the requester's own tasks. */
-  async list(offset: number, limit: number, context: RequestContext): Promise<{ tasks: TaskState[]; more: boolean }> {
-    const owner = this.ownerFor(requesterOf(context));
-    if (owner === null || owner === UNIDENTIFIED_OWNER) return { tasks: [], more: false };
-    return this.store.list(owner, offset, limit);
   }
 
   private cannotTakeTask(flavour: TaskFlavour | undefined, scope: Scope): ProtocolError {
