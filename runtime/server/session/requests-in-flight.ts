@@ -21,8 +21,11 @@ export class InflightRequests {
   private readonly onExchanges = new Set<Inflight>();
   /** The connection's requests' lengths, summed (Inflight.length). */
   private connectionLength = 0;
-  /** The last REMEMBERED_IDS finished ids of the connection, oldest first (a Set keeps insertion order). */
+  /** The last REMEMBERED_IDS finished ids of the connection. */
   private readonly finished = new Set<RequestId>();
+  /** The same ids in the order they finished, `finishedCount % REMEMBERED_IDS` the next to be forgotten. */
+  private readonly finishedOrder: RequestId[] = [];
+  private finishedCount = 0;
 
   /** Requests being handled, on every channel. */
   get size(): number {
@@ -69,8 +72,12 @@ export class InflightRequests {
 
   /** A request id that must not be used again (a finished request, or initialize answered outside the tracked ones). */
   remember(id: RequestId): void {
+    if (this.finished.has(id)) return;
+    // A ring rather than the Set's own order: taking a Set's first entry skips every entry deleted before it.
+    const at = this.finishedCount++ % REMEMBERED_IDS;
+    if (this.finishedOrder.length > at) this.finished.delete(this.finishedOrder[at]!);
+    this.finishedOrder[at] = id;
     this.finished.add(id);
-    if (this.finished.size > REMEMBERED_IDS) this.finished.delete(this.finished.values().next().value!);
   }
 
   /** Cancels every request for good: the connection closed, nothing more is sent for them. */
