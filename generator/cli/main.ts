@@ -237,13 +237,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .command("validate")
     .description("check one JSON message or a JSONL capture (one message per line) against a revision's validators")
     .argument("<file>", "the messages: a file, or - for standard input")
-    .requiredOption("--rev <name>", "the revision the messages speak")
+    .requiredOption("--rev <name>", "the revision the messages speak (with --schema: the name to give it)")
+    .option("--schema <path>", "generate the revision from this schema.ts instead of the one the runtime package holds")
     .option("--type <name>", "check every message as this schema type instead of inferring it from its method")
     .option("--quiet", "no summary line", false)
     .option("--json", "print the verdicts as JSON", false)
     .action(async (input, options) => {
       exitCode = await validateCommand(io, {
         revision: options.rev,
+        ...(options.schema !== undefined ? { schema: options.schema } : {}),
         ...(options.type !== undefined ? { type: options.type } : {}),
         input,
         json: options.json,
