@@ -1,5 +1,6 @@
 // `mcpgen generate`: schema.ts of each selected revision → generated/<rev>/ and
 // spec/surface/<rev>.json, or with --check a list of the files that differ.
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
 import { outputsOf, revisionChecks, revisionFolder, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
@@ -170,17 +171,14 @@ async function generateAll(
     });
   }
   const everyModel = [...models, ...companionModels].sort((a, b) => compareRevisions(a.revision, b.revision));
-  // Extensions whose base revision is in the output (none for a --schema run: nothing pins them to it). ext/ is
-  // written whole, as shims/ is: an extension of a companion is generated again too.
-  const extensionSources =
-    options.schema === undefined
-      ? await pinnedExtensionSources(
-          io,
-          options,
-          await readLock(io, options),
-          everyModel.map((m) => m.revision),
-        )
-      : [];
+  // Extensions whose base revision is a pinned one in the output (the lock pins them to it, not to a revision
+  // from --schema). ext/ is written whole, as shims/ is: an extension of a companion is generated again too.
+  const extensionSources = await pinnedExtensionSources(
+    io,
+    options,
+    await readLock(io, options),
+    everyModel.filter((m) => m.source.locked).map((m) => m.revision),
+  );
   for (const source of extensionSources) {
     const extensionStarted = performance.now();
     const base = everyModel.find((m) => m.revision === source.base)!;
@@ -228,38 +226,60 @@ async function generateAll(
  * The revisions to generate, and their companions: the other pinned revisions
  * whose folder is in the output already. A generation of some revisions
  * writes the files all revisions share (shims/, the root index, ext/) whole,
- * and they must go on covering those too.
+ * and they must go on covering those too; a revision from --schema is added
+ * beside them the same way.
  */
 async function readSources(
   io: Io,
   options: GenerateOptions,
 ): Promise<{ sources: SchemaSource[]; companions: SchemaSource[] }> {
-  if (options.schema !== undefined) {
-    const [revision, ...extra] = options.revisions;
-    if (revision === undefined || extra.length > 0)
-      throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
-    return { sources: [await schemaFileSource(io, options.schema, revision)], companions: [] };
-  }
   const lock = await readLock(io, options);
   const pinned = lock.revisions.map((r) => r.name);
-  const selected = selectRevisions(lock, options.revisions).map((r) => r.name);
-  const names = await withImporters(options.out, pinned, selected);
   const tell = (line: string) => {
     if (!options.quiet && !options.json) io.stderr(`${line}\n`);
   };
   const out = displayPath(io, options.out);
-  for (const name of names.filter((n) => !selected.includes(n)))
-    tell(`generating ${name} too: its checks in ${out} import those of a revision generated now`);
-  const companions: string[] = [];
-  for (const name of pinned)
-    if (!names.includes(name) && (await readOptional(join(options.out, name, "index.ts"))) !== undefined)
-      companions.push(name);
+  const inOutput = async (names: readonly string[]) => {
+    const found: string[] = [];
+    for (const name of names)
+      if ((await readOptional(join(options.out, name, "index.ts"))) !== undefined) found.push(name);
+    return found;
+  };
+  let sources: SchemaSource[];
+  let names: string[];
+  if (options.schema !== undefined) {
+    const [revision, ...extra] = options.revisions;
+    if (revision === undefined || extra.length > 0)
+      throw new SpecError("--schema needs exactly one --rev NAME to call the revision");
+    sources = [await schemaFileSource(io, options.schema, revision)];
+    names = [revision];
+    if (pinned.includes(revision) && (await inOutput(pinned.filter((n) => n !== revision))).length > 0)
+      throw new SpecError(
+        `--rev ${revision} names a revision the lock pins, and ${out} holds revisions generated from the lock: ` +
+          `give this schema another name, or --out another folder`,
+      );
+  } else {
+    const selected = selectRevisions(lock, options.revisions).map((r) => r.name);
+    names = await withImporters(options.out, pinned, selected);
+    for (const name of names.filter((n) => !selected.includes(n)))
+      tell(`generating ${name} too: its checks in ${out} import those of a revision generated now`);
+    sources = await pinnedSources(io, options, lock, names);
+  }
+  const companions = await inOutput(pinned.filter((name) => !names.includes(name)));
   if (companions.length > 0)
     tell(`reading ${companions.join(", ")} too: the shims and the root index cover every revision in ${out}`);
-  return {
-    sources: await pinnedSources(io, options, lock, names),
-    companions: await pinnedSources(io, options, lock, companions),
-  };
+  // A revision generated from --schema earlier: its schema is not known here, so what all revisions share leaves it out.
+  const unknown = await inOutput(
+    (await subfolders(options.out)).filter(
+      (name) => name !== "shims" && name !== "ext" && ![...pinned, ...names].includes(name),
+    ),
+  );
+  for (const name of unknown)
+    tell(
+      `leaving ${name} in ${out} out of the root index and the shims: the lock does not pin it ` +
+        `(generate --schema again to add it back, or spec pin it)`,
+    );
+  return { sources, companions: await pinnedSources(io, options, lock, companions) };
 }
 
 /**
@@ -288,6 +308,15 @@ async function withImporters(out: string, pinned: readonly string[], selected: r
     }
   }
   return [...names];
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
 }
 
 /** Each folder of the output (a revision's, shims/) is replaced whole; root files are written. */

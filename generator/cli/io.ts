@@ -62,7 +62,7 @@ export async function replaceDirectory(
   await rename(staging, target);
 }
 
-export async function writeFileCreatingDirs(path: string, content: string): Promise<void> {
+export async function writeFileCreatingDirs(path: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, content);
 }

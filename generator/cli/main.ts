@@ -8,7 +8,7 @@
 // (usage, unknown revision, unreadable or invalid schema, a file that does not
 // match the lock, `init` into a folder that is not empty).
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { SpecError } from "../lock/lock.js";
@@ -139,9 +139,38 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .argument("<rev>", "the revision name, e.g. 2026-07-28")
     .requiredOption("--from <dir>", "folder holding <rev>/schema.ts, <rev>/schema.json and <rev>/examples/")
     .requiredOption("--commit <sha>", "the upstream commit the files come from")
-    .addOption(lockOption())
+    .option(
+      "--path <folder>",
+      "the folder the files are in upstream at that commit, for the lock's URLs (default: where <rev> was pinned before, else schema/<rev>)",
+    )
+    .addOption(
+      new Option(
+        "--lock <file>",
+        root.name === CHECKOUT
+          ? "the lock file to write (default: the checkout's spec/revisions.json)"
+          : "the lock file to write, the project's own (needed: the CLI never writes into its package); a new file starts as a copy of the lock mcpgen ships",
+      ),
+    )
     .action(async (revision, options) => {
-      exitCode = await pinSpec(io, specPaths(options), { revision, from: options.from, commit: options.commit });
+      // An installed CLI's lock is part of its package, which an update or reinstall replaces.
+      if (root.name !== CHECKOUT && options.lock === undefined)
+        throw new SpecError(
+          `spec pin writes a lock, and ${relativeToCwd(defaults.lock)} belongs to the installed ${GENERATOR_PACKAGE}: ` +
+            `pass --lock FILE for this project's own lock (e.g. --lock spec/revisions.json; a new file starts as a copy of that one), ` +
+            `then give the other commands the same --lock`,
+        );
+      const paths = specPaths(options);
+      if (root.name !== CHECKOUT && isInside(root.dir, paths.lock))
+        throw new SpecError(
+          `--lock ${relativeToCwd(paths.lock)} is inside the installed ${GENERATOR_PACKAGE}: name a file of this project`,
+        );
+      exitCode = await pinSpec(io, paths, {
+        revision,
+        from: options.from,
+        commit: options.commit,
+        ...(options.path !== undefined ? { path: options.path } : {}),
+        template: defaults.lock,
+      });
     });
 
   program
@@ -208,13 +237,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .command("validate")
     .description("check one JSON message or a JSONL capture (one message per line) against a revision's validators")
     .argument("<file>", "the messages: a file, or - for standard input")
-    .requiredOption("--rev <name>", "the revision the messages speak")
+    .requiredOption("--rev <name>", "the revision the messages speak (with --schema: the name to give it)")
+    .option("--schema <path>", "generate the revision from this schema.ts instead of the one the runtime package holds")
     .option("--type <name>", "check every message as this schema type instead of inferring it from its method")
     .option("--quiet", "no summary line", false)
     .option("--json", "print the verdicts as JSON", false)
     .action(async (input, options) => {
       exitCode = await validateCommand(io, {
         revision: options.rev,
+        ...(options.schema !== undefined ? { schema: options.schema } : {}),
         ...(options.type !== undefined ? { type: options.type } : {}),
         input,
         json: options.json,
@@ -292,6 +323,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } catch (error) {
     return reportError(io, error);
   }
+}
+
+function isInside(dir: string, path: string): boolean {
+  const fromDir = relative(dir, path);
+  return fromDir !== ".." && !fromDir.startsWith(`..${sep}`) && !isAbsolute(fromDir);
 }
 
 function reportError(io: Io, error: unknown): number {

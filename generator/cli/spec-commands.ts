@@ -1,7 +1,7 @@
 // `mcpgen spec sync | list | pin`: keep the git-ignored cache spec/<rev>/ equal
 // to what spec/revisions.json pins.
-import { readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import {
   checkFile,
   checkRevisionName,
@@ -10,13 +10,14 @@ import {
   pinRevision,
   selectRevisions,
   SpecError,
+  upstreamFolder,
   type Lock,
   type LockedExtension,
   type LockedFile,
   type LockedRevision,
 } from "../lock/lock.js";
 import { byCodeUnit } from "../model/order.js";
-import { displayPath, listFiles, readOptional, replaceDirectory, type Io } from "./io.js";
+import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
 
 export interface SpecPaths {
   lock: string;
@@ -246,23 +247,64 @@ export async function listSpec(io: Io, paths: SpecPaths, options: { json: boolea
   return 0;
 }
 
+export interface PinOptions {
+  revision: string;
+  /** A folder holding <revision>/schema.ts, schema.json and examples/. */
+  from: string;
+  commit: string;
+  /** The folder of the upstream repository the files are in at `commit` (default: see pinRevision). */
+  path?: string;
+  /**
+   * The lock a new lock file starts as (the one mcpgen ships), when paths.lock
+   * does not exist yet; its project transcriptions are copied beside the new one.
+   */
+  template: string;
+}
+
 /** Adds or replaces a revision in the lock from a folder of upstream files (<dir>/<rev>/schema.ts, ...). */
-export async function pinSpec(
-  io: Io,
-  paths: SpecPaths,
-  options: { revision: string; from: string; commit: string },
-): Promise<number> {
-  const lock = await readLock(io, paths);
+export async function pinSpec(io: Io, paths: SpecPaths, options: PinOptions): Promise<number> {
   checkRevisionName(options.revision);
+  const created = (await readOptional(paths.lock)) === undefined;
+  const lock = await readLock(io, created ? { ...paths, lock: options.template } : paths);
   const dir = resolve(io.cwd, options.from, options.revision);
   const revisionFiles = (await listFiles(dir)).filter(
     (p) => p === "schema.ts" || p === "schema.json" || p.startsWith("examples/"),
   );
+  if (revisionFiles.length === 0)
+    throw new SpecError(
+      `${displayPath(io, dir)} holds no schema.ts, schema.json or examples/: --from names the folder that holds ${options.revision}/`,
+    );
   const files = await Promise.all(
     revisionFiles.map(async (path) => ({ path, bytes: (await readOptional(join(dir, path)))! })),
   );
-  const updated = pinRevision(lock, options.revision, options.commit, files);
-  await writeFile(paths.lock, formatLock(updated));
-  io.stderr(`pinned ${options.revision} (${files.length} files) in ${displayPath(io, paths.lock)}\n`);
+  const updated = pinRevision(lock, options.revision, options.commit, files, options.path);
+  if (created) {
+    // The transcriptions a lock names live beside it (projectSchema is relative to the lock's folder); one
+    // already there is the project's own and stays.
+    const transcriptions = (lock.extensions ?? []).flatMap((e) => (e.projectSchema ? [e.projectSchema] : []));
+    for (const path of transcriptions) {
+      const target = join(dirname(paths.lock), ...path.split("/"));
+      if ((await readOptional(target)) !== undefined) continue;
+      const source = join(dirname(options.template), ...path.split("/"));
+      const bytes = await readOptional(source);
+      if (bytes === undefined)
+        throw new SpecError(`${displayPath(io, source)}, named by ${displayPath(io, options.template)}, is missing`);
+      await writeFileCreatingDirs(target, bytes);
+    }
+    const beside = transcriptions.length > 0 ? ` (and ${transcriptions.join(", ")} beside it)` : "";
+    io.stderr(`created ${displayPath(io, paths.lock)} from ${displayPath(io, options.template)}${beside}\n`);
+  }
+  await writeFileCreatingDirs(paths.lock, formatLock(updated));
+  const entry = updated.revisions.find((r) => r.name === options.revision)!;
+  const before = lock.revisions.find((r) => r.name === options.revision);
+  const changed = before
+    ? `, ${entry.files.filter((f) => !before.files.includes(f)).length} new or changed, ${
+        before.files.filter((b) => !entry.files.some((f) => f.path === b.path)).length
+      } removed`
+    : "";
+  const folder = upstreamFolder(updated, entry) ?? "unknown";
+  io.stderr(
+    `pinned ${options.revision} (${files.length} files${changed}; upstream folder ${folder}) in ${displayPath(io, paths.lock)}\n`,
+  );
   return 0;
 }

@@ -1,6 +1,7 @@
-// `mcpgen validate --rev R [--type T] FILE|-`: checks one JSON message or a
-// JSONL capture (one message per line, e.g. a recorded stdio session) with the
-// generated validators of revision R, one verdict line per message.
+// `mcpgen validate --rev R [--schema PATH] [--type T] FILE|-`: checks one JSON
+// message or a JSONL capture (one message per line, e.g. a recorded stdio
+// session) with the generated validators of revision R, one verdict line per
+// message; with --schema, R is generated from that schema.ts on the spot.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
@@ -17,6 +18,8 @@ import { importRuntime } from "./runtime-package.js";
 
 export interface ValidateOptions {
   revision: string;
+  /** A schema.ts to generate the revision from, instead of the runtime package's `mcpgen/<revision>`. */
+  schema?: string;
   type?: string;
   /** A path, or "-" for standard input. */
   input: string;
@@ -42,7 +45,7 @@ interface Verdict {
 }
 
 export async function validateCommand(io: Io, options: ValidateOptions): Promise<number> {
-  const revision = await loadRevision(options.revision);
+  const revision = options.schema === undefined ? await loadRevision(options.revision) : await loadSchema(io, options);
   if (
     options.type !== undefined &&
     !Object.prototype.hasOwnProperty.call(revision.messageTables.checks, options.type)
@@ -156,6 +159,14 @@ async function readInput(io: Io, input: string): Promise<string> {
       `cannot read ${input}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
     );
   }
+}
+
+/** A revision generated from a schema.ts (the parser loads only then: half a second). */
+async function loadSchema(io: Io, options: ValidateOptions): Promise<GeneratedRevision> {
+  const { importSchemaRevision } = await import("./schema-revision.js");
+  const { module, warnings } = await importSchemaRevision<GeneratedRevision>(io, options.schema!, options.revision);
+  if (!options.quiet) for (const warning of warnings) io.stderr(`${warning}\n`);
+  return module;
 }
 
 /** A generated revision, `mcpgen/<rev>` of the runtime package. */

@@ -195,28 +195,57 @@ export function checkFile(file: LockedFile, bytes: Uint8Array | undefined, where
   return undefined;
 }
 
-/** A lock entry for a revision from files at hand (`mcpgen spec pin`): paths sorted, hashes computed. */
+/**
+ * Where a pinned revision's files are in the upstream repository at its
+ * commit: the folder its schema.ts URL names ("schema/draft"), or undefined
+ * when that URL is not under the lock's rawBaseUrl.
+ */
+export function upstreamFolder(lock: Lock, revision: LockedRevision): string | undefined {
+  const schema = revision.files.find((f) => f.path === "schema.ts");
+  const prefix = `${lock.upstream.rawBaseUrl}/`;
+  if (!schema?.url.startsWith(prefix) || !schema.url.endsWith("/schema.ts")) return undefined;
+  // <rawBaseUrl>/<commit>/<folder>/schema.ts
+  const folder = schema.url.slice(prefix.length, -"/schema.ts".length).split("/").slice(1).join("/");
+  return folder === "" ? undefined : folder;
+}
+
+/**
+ * A lock entry for a revision from files at hand (`mcpgen spec pin`): paths
+ * sorted, hashes computed, each URL the file at `commit` in `folder` of the
+ * upstream repository (default: where the revision was pinned before, else
+ * schema/<name>). Re-pinning from the same folder keeps the entry of every
+ * file whose hash did not change, URL included: that URL still serves the
+ * same bytes, and the lock's diff shows only what changed upstream.
+ */
 export function pinRevision(
   lock: Lock,
   name: string,
   commit: string,
   files: readonly { path: string; bytes: Uint8Array }[],
+  folder?: string,
 ): Lock {
   checkRevisionName(name);
   if (!commitPattern.test(commit)) throw new SpecError(`"${commit}" is not a 40-digit commit hash`);
+  if (folder !== undefined && !isSafeRelativePath(folder))
+    throw new SpecError(`"${folder}" is not a folder of the upstream repository (a relative path without '..')`);
   for (const required of requiredFiles) {
     if (!files.some((f) => f.path === required)) throw new SpecError(`revision ${name}: ${required} is missing`);
   }
+  const previous = lock.revisions.find((r) => r.name === name);
+  const previousFolder = previous && upstreamFolder(lock, previous);
+  const at = folder ?? previousFolder ?? `schema/${name}`;
   const entry: LockedRevision = {
     name,
     commit,
     files: [...files]
       .sort((a, b) => byCodeUnit(a.path, b.path))
-      .map((f) => ({
-        path: f.path,
-        url: `${lock.upstream.rawBaseUrl}/${commit}/schema/${name}/${f.path}`,
-        sha256: sha256(f.bytes),
-      })),
+      .map((f) => {
+        const hash = sha256(f.bytes);
+        // Pinned from another folder, every URL follows the files to where they are now.
+        const unchanged = at === previousFolder && previous!.files.find((p) => p.path === f.path && p.sha256 === hash);
+        if (unchanged) return unchanged;
+        return { path: f.path, url: `${lock.upstream.rawBaseUrl}/${commit}/${at}/${f.path}`, sha256: hash };
+      }),
   };
   const revisions = [...lock.revisions.filter((r) => r.name !== name), entry].sort((a, b) =>
     compareRevisions(a.name, b.name),

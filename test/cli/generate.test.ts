@@ -301,6 +301,74 @@ export const caps: ServerCapabilities = { widgets: { listChanged: true } };
   });
 });
 
+describe("a revision from --schema is added to the revisions in the output", () => {
+  // The latest pinned revision under a name that sorts between two pinned ones, with one request more.
+  const next = pinnedSource("2026-07-28")
+    .text.replace("export type ClientRequest =\n", "export type ClientRequest =\n  | FrobnicateRequest\n")
+    .concat(
+      `\nexport interface FrobnicateRequest extends JSONRPCRequest { method: "widgets/frobnicate"; params: RequestParams }\nexport interface FrobnicateResult extends Result { n: number }\n`,
+    );
+  const pinnedAround = ["2026-07-28", "draft"];
+
+  test("the root index lists every revision, the shims cover the new pairs, the pinned folders stay as they were, and it all type-checks", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "schema.ts"), next);
+    const out = join(dir, "out");
+    expect(
+      await main(["generate", "--rev", ...pinnedAround, "--out", out, "--surface", tempDir(), "--quiet"], captureIo()),
+    ).toBe(0);
+    const pinnedFiles = () =>
+      new Map(
+        allFiles(out)
+          .filter((f) => pinnedAround.some((rev) => f.startsWith(join(out, rev))) || f.startsWith(join(out, "ext")))
+          .map((f) => [f, readFileSync(f, "utf8")]),
+      );
+    const before = pinnedFiles();
+    expect(readdirSync(join(out, "shims"))).toContain("2026-07-28--draft.ts");
+
+    const io = captureIo({ cwd: dir });
+    expect(await main(["generate", "--schema", "schema.ts", "--rev", "2027-01-01", "--out", out], io)).toBe(0);
+    expect(io.err).toContain("reading 2026-07-28, draft too: the shims and the root index cover every revision in out");
+    expect(readdirSync(out).sort()).toEqual(["2026-07-28", "2027-01-01", "draft", "ext", "index.ts", "shims"]);
+    const index = readFileSync(join(out, "index.ts"), "utf8");
+    expect([...index.matchAll(/name: "([^"]+)"/g)].map((m) => m[1])).toEqual(
+      expect.arrayContaining(["2026-07-28", "2027-01-01", "draft"]),
+    );
+    const shims = readdirSync(join(out, "shims"));
+    expect(shims).toEqual(
+      expect.arrayContaining(["2026-07-28--2027-01-01.ts", "2027-01-01--draft.ts", "2027-01-01.ts"]),
+    );
+    expect(shims).not.toContain("2026-07-28--draft.ts");
+    expect(pinnedFiles()).toEqual(before);
+    const { methods } = await import(/* @vite-ignore */ join(out, "2027-01-01", "methods.ts"));
+    expect(methods["widgets/frobnicate"]).toMatchObject({ kind: "request", result: "FrobnicateResult" });
+    expect(typeCheck(allFiles(out).filter((f) => f.endsWith(".ts")))).toEqual([]);
+
+    // Generating the pinned revisions again leaves the unpinned one out of what they share, and says so.
+    const again = captureIo({ cwd: dir });
+    expect(await main(["generate", "--rev", "draft", "--out", out, "--surface", tempDir()], again)).toBe(0);
+    expect(again.err).toContain(
+      "leaving 2027-01-01 in out out of the root index and the shims: the lock does not pin it (generate --schema again to add it back, or spec pin it)",
+    );
+    expect(readFileSync(join(out, "index.ts"), "utf8")).not.toContain('"2027-01-01"');
+  }, 120_000);
+
+  test("a schema under a pinned revision's name is refused where revisions generated from the lock are", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "schema.ts"), next);
+    const out = join(dir, "out");
+    expect(
+      await main(["generate", "--rev", "2026-07-28", "--out", out, "--surface", tempDir(), "--quiet"], captureIo()),
+    ).toBe(0);
+    const io = captureIo({ cwd: dir });
+    expect(await main(["generate", "--schema", "schema.ts", "--rev", "draft", "--out", out], io)).toBe(2);
+    expect(io.err).toBe(
+      "mcpgen: --rev draft names a revision the lock pins, and out holds revisions generated from the lock: give this schema another name, or --out another folder\n",
+    );
+    expect(readdirSync(out).sort()).toEqual(["2026-07-28", "ext", "index.ts", "shims"]);
+  });
+});
+
 describe("the built binary", () => {
   const bin = join(projectRoot, "bin", "mcpgen.js");
 

@@ -1,9 +1,9 @@
-// `mcpgen spec sync | list`, run in-process against temporary caches. Downloads
+// `mcpgen spec sync | list | pin`, run in-process against temporary caches and locks. Downloads
 // are served by a loopback HTTP server the test starts and stops.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
 import { formatLock, sha256, type Lock } from "../../generator/lock/lock.js";
@@ -283,4 +283,147 @@ describe("spec pin", () => {
       'mcpgen: "../r1" is not a valid revision name (letters, digits, ".", "_", "-")\n',
     ]);
   });
+
+  /** The upstream files of 2026-07-28 laid out as <dir>/<name>/, and a lock pinning them under that name. */
+  async function pinnedCopy(name: string) {
+    const from = tempDir();
+    cpSync(join(specDir, "2026-07-28"), join(from, name), { recursive: true });
+    const lockFile = join(tempDir(), "revisions.json");
+    writeFileSync(lockFile, formatLock({ upstream: lock.upstream, revisions: [] }));
+    const pin = async (...args: string[]) => {
+      const io = captureIo({ cwd: from });
+      const code = await main(["spec", "pin", name, "--from", ".", "--lock", lockFile, ...args], io);
+      return { code, err: io.err, text: readFileSync(lockFile, "utf8") };
+    };
+    return { from, lockFile, pin };
+  }
+
+  test("a re-pin changes the lock's entries of the files that changed, and nothing else", async () => {
+    const { from, pin } = await pinnedCopy("2027-01-01");
+    const first = await pin("--commit", "a".repeat(40));
+    expect(first.code).toBe(0);
+    const files = (JSON.parse(first.text) as Lock).revisions[0]!.files;
+    expect(files.length).toBeGreaterThan(3);
+
+    // Upstream changes schema.ts and one example, adds an example and removes another.
+    const examples = files.filter((f) => f.path.startsWith("examples/")).map((f) => f.path);
+    appendFileSync(join(from, "2027-01-01", "schema.ts"), "\n/** A change upstream. */\nexport type Added = string;\n");
+    writeFileSync(join(from, "2027-01-01", ...examples[0]!.split("/")), "{}\n");
+    rmSync(join(from, "2027-01-01", ...examples[1]!.split("/")));
+    mkdirSync(join(from, "2027-01-01", "examples", "Added"));
+    writeFileSync(join(from, "2027-01-01", "examples", "Added", "added.json"), '"added"\n');
+    const second = await pin("--commit", "b".repeat(40));
+    expect(second.code).toBe(0);
+    expect(second.err).toMatch(
+      new RegExp(
+        `^pinned 2027-01-01 \\(${files.length} files, 3 new or changed, 1 removed; upstream folder schema/2027-01-01\\) in `,
+      ),
+    );
+
+    const changedLines = lineDiff(first.text, second.text);
+    const raw = (commit: string, path: string) =>
+      `${lock.upstream.rawBaseUrl}/${commit.repeat(40)}/schema/2027-01-01/${path}`;
+    // The commit, then per changed file its URL (at the new commit) and hash; the removed file's three lines.
+    expect(changedLines.added.filter((l) => l.includes('"url"'))).toEqual(
+      [examples[0]!, "examples/Added/added.json", "schema.ts"].map((p) => `"url": "${raw("b", p)}",`).sort(),
+    );
+    expect(changedLines.removed.filter((l) => l.includes('"url"'))).toEqual(
+      [examples[0]!, examples[1]!, "schema.ts"].map((p) => `"url": "${raw("a", p)}",`).sort(),
+    );
+    expect(changedLines.added.filter((l) => l.includes('"commit"'))).toEqual([`"commit": "${"b".repeat(40)}",`]);
+    // An unchanged file keeps its URL at the commit it was pinned at, which serves the same bytes.
+    expect(second.text).toContain(`"url": "${raw("a", "schema.json")}"`);
+  });
+
+  test("--path: the folder the files are in upstream, e.g. a draft pinned under a new name; a re-pin keeps it", async () => {
+    const { pin } = await pinnedCopy("2027-01-01");
+    const first = await pin("--commit", "a".repeat(40), "--path", "schema/draft");
+    expect(first.code).toBe(0);
+    const urls = (text: string) => (JSON.parse(text) as Lock).revisions[0]!.files.map((f) => f.url);
+    expect(
+      urls(first.text).every((url) => url.startsWith(`${lock.upstream.rawBaseUrl}/${"a".repeat(40)}/schema/draft/`)),
+    ).toBe(true);
+    expect(first.err).toContain("upstream folder schema/draft)");
+    // Without --path, a re-pin keeps the folder the revision was pinned at: nothing changed, nothing moves.
+    const again = await pin("--commit", "c".repeat(40));
+    expect(lineDiff(first.text, again.text).added).toEqual([`"commit": "${"c".repeat(40)}",`]);
+    // A folder that moved upstream: every URL follows it.
+    const moved = await pin("--commit", "d".repeat(40), "--path", "schema/2027-01-01");
+    expect(
+      urls(moved.text).every((url) =>
+        url.startsWith(`${lock.upstream.rawBaseUrl}/${"d".repeat(40)}/schema/2027-01-01/`),
+      ),
+    ).toBe(true);
+    expect((await pin("--commit", "d".repeat(40), "--path", "../up")).err).toBe(
+      `mcpgen: "../up" is not a folder of the upstream repository (a relative path without '..')\n`,
+    );
+  });
+
+  test("a lock file that does not exist yet starts as a copy of the pinned one, with the transcriptions it names beside it", async () => {
+    const from = tempDir();
+    cpSync(join(specDir, "2025-06-18"), join(from, "2027-01-01"), { recursive: true });
+    const project = tempDir();
+    const io = captureIo({ cwd: project });
+    const args = [
+      "spec",
+      "pin",
+      "2027-01-01",
+      "--from",
+      from,
+      "--commit",
+      "e".repeat(40),
+      "--lock",
+      "spec/revisions.json",
+    ];
+    expect(await main(args, io)).toBe(0);
+    const transcriptions = (lock.extensions ?? []).flatMap((e) => (e.projectSchema ? [e.projectSchema] : []));
+    expect(transcriptions.length).toBeGreaterThan(0);
+    expect(io.err.split("\n")[0]).toBe(
+      `created spec/revisions.json from ${relative(project, lockPath)} (and ${transcriptions.join(", ")} beside it)`,
+    );
+    const created = JSON.parse(readFileSync(join(project, "spec", "revisions.json"), "utf8")) as Lock;
+    expect(created.revisions.filter((r) => r.name !== "2027-01-01")).toEqual(lock.revisions);
+    expect(created.extensions).toEqual(lock.extensions);
+    for (const path of transcriptions)
+      expect(readFileSync(join(project, "spec", path), "utf8")).toBe(
+        readFileSync(join(projectRoot, "spec", path), "utf8"),
+      );
+    // The project's lock then syncs and lists like the pinned one.
+    const cache = tempDir();
+    const sync = captureIo({ cwd: project });
+    expect(
+      await main(
+        ["spec", "sync", "--rev", "2027-01-01", "--from", from, "--lock", "spec/revisions.json", "--cache", cache],
+        sync,
+      ),
+    ).toBe(0);
+    expect(existsSync(join(cache, "2027-01-01", "schema.ts"))).toBe(true);
+  });
+
+  test("a --from without the revision's folder names the folder it read", async () => {
+    const from = tempDir();
+    const lockFile = join(tempDir(), "revisions.json");
+    writeFileSync(lockFile, formatLock({ upstream: lock.upstream, revisions: [] }));
+    const io = captureIo({ cwd: from });
+    expect(
+      await main(["spec", "pin", "2027-01-01", "--from", ".", "--commit", "f".repeat(40), "--lock", lockFile], io),
+    ).toBe(2);
+    expect(io.err).toBe(
+      "mcpgen: 2027-01-01 holds no schema.ts, schema.json or examples/: --from names the folder that holds 2027-01-01/\n",
+    );
+  });
 });
+
+/** The lines only in `after` and only in `before`, trimmed and sorted. */
+function lineDiff(before: string, after: string): { added: string[]; removed: string[] } {
+  const count = (text: string) => {
+    const counts = new Map<string, number>();
+    for (const line of text.split("\n").map((l) => l.trim())) counts.set(line, (counts.get(line) ?? 0) + 1);
+    return counts;
+  };
+  const a = count(before);
+  const b = count(after);
+  const only = (x: Map<string, number>, y: Map<string, number>) =>
+    [...x].flatMap(([line, n]) => Array<string>(Math.max(0, n - (y.get(line) ?? 0))).fill(line)).sort();
+  return { added: only(b, a), removed: only(a, b) };
+}

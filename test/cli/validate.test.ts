@@ -1,9 +1,11 @@
-// `mcpgen validate`, in-process, against the compiled revisions in dist/.
-import { writeFileSync } from "node:fs";
+// `mcpgen validate`, in-process, against the compiled revisions in dist/ and, with
+// --schema, a revision generated from a schema.ts.
+import { readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
-import { captureIo, tempDir } from "../helpers.js";
+import { captureIo, pinnedSource, tempDir } from "../helpers.js";
 
 /** A recorded 2025-06-18 stdio session, both directions, with some damage. */
 const capture = [
@@ -129,5 +131,53 @@ describe("mcpgen validate", () => {
       err: "mcpgen: cannot read absent.jsonl: no such file\n",
     });
     expect((await validate(["-"], "{}")).err).toMatch(/^mcpgen: required option '--rev <name>' not specified/);
+  });
+
+  test("--schema: messages checked against a revision generated from a schema.ts on the spot, nothing left behind", async () => {
+    // The latest pinned revision with one request more: a method no revision of the runtime package has.
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "schema.ts"),
+      `${pinnedSource("2026-07-28").text.replace("export type ClientRequest =\n", "export type ClientRequest =\n  | FrobnicateRequest\n")}
+export interface FrobnicateRequestParams extends RequestParams { widget: string }
+export interface FrobnicateRequest extends JSONRPCRequest { method: "widgets/frobnicate"; params: FrobnicateRequestParams }
+export interface FrobnicateResult extends Result { n: number }
+`,
+    );
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2027-01-01",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const request = (id: number, params: object) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "widgets/frobnicate", params: { ...params, _meta: meta } });
+    const capture = `${request(1, { widget: "w" })}\n${request(2, { widget: 5 })}\n`;
+    const tmp = () => readdirSync(tmpdir()).filter((name) => name.startsWith("mcpgen-validate-"));
+    const leftBefore = tmp();
+
+    const io = captureIo({ cwd: dir, stdin: capture });
+    expect(await main(["validate", "--schema", "schema.ts", "--rev", "2027-01-01", "-"], io)).toBe(1);
+    expect(io.out).toBe(
+      [
+        "line 1: valid request widgets/frobnicate (FrobnicateRequest)",
+        "line 2: invalid request widgets/frobnicate (FrobnicateRequest): /params/widget: must be string [type]",
+        "",
+      ].join("\n"),
+    );
+    expect(io.err).toBe("2 message(s) checked against revision 2027-01-01: 1 valid, 1 invalid\n");
+    expect(tmp()).toEqual(leftBefore);
+    // The runtime package knows no such method: it is the schema that was read.
+    const pinned = await validate(["--rev", "2026-07-28", "-"], request(1, { widget: "w" }));
+    expect(pinned.out).toMatch(/^line 1: invalid request widgets\/frobnicate/);
+  }, 60_000);
+
+  test("--schema: a schema error is reported at its file:line:col, exit 2", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "schema.ts"), "export interface Broken {\n  other: = 1;\n}\n");
+    const io = captureIo({ cwd: dir, stdin: "{}" });
+    expect(await main(["validate", "--schema", "schema.ts", "--rev", "x", "-"], io)).toBe(2);
+    expect(io.err).toMatch(/^schema\.ts:2:10: error E_SYNTAX: /);
+    const missing = captureIo({ cwd: dir, stdin: "{}" });
+    expect(await main(["validate", "--schema", "nowhere.ts", "--rev", "x", "-"], missing)).toBe(2);
+    expect(missing.err).toBe("mcpgen: cannot read schema nowhere.ts: no such file\n");
   });
 });
