@@ -90,7 +90,7 @@ export async function bundleRuntime(manifest, into) {
  * client), the protocol layer (also shared), the server with the stdio transport, the Streamable HTTP transport
  * (node:http, SSE, the Host/Origin guard, OAuth: what a stdio server never
  * runs, and node:http's own load), the client, and each generated
- * revision, extension and shim pair on its own (loaded when a session needs it),
+ * revision, module of shared checks, extension and shim pair on its own (loaded when a session needs it),
  * without its per-type guards and validators (null: left in its entry).
  */
 function chunkOf(id) {
@@ -100,7 +100,8 @@ function chunkOf(id) {
   // functions) stay in its entry file, which only a user's own import loads;
   // the runtime reaches the folder through tables.js (generator/emit/tables-file.ts).
   if (/^dist\/generated\/(ext\/)?(?!shims\/)[^/]+\/(index|guards|validators)\.js$/.test(path)) return null;
-  if ((m = /^dist\/generated\/(shims|ext)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
+  // A module of checks several revisions share is a chunk of its own: each revision's loads only those it uses.
+  if ((m = /^dist\/generated\/(shims|ext|checks)\/([^/]+?)(?:\.js|\/)/.exec(path))) return `${m[1]}-${m[2]}`;
   if ((m = /^dist\/generated\/([^/]+)\//.exec(path))) return m[1];
   if (path.startsWith("dist/generated/")) return "generated";
   if (/^dist\/runtime\/transports\/(http(-[a-z-]+)?|sse|auth)\.js$/.test(path)) return "http";

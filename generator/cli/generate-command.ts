@@ -4,6 +4,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SchemaError, SchemaFailure, formatDiagnostic } from "../diagnostics.js";
 import { outputsOf, revisionChecks, revisionFolder, rootIndexOutput, shimsOutput, surfaceOutput } from "../emit/run.js";
+import { checkFiles, sharedChecksFolder } from "../emit/check-sharing.js";
 import type { OutputFile } from "../emit/printer.js";
 import { buildExtension, buildModel, type SchemaSource } from "../generate.js";
 import { extensionOutput } from "../emit/extension-files.js";
@@ -12,8 +13,12 @@ import type { Diagnostic, ExtensionModel, RevisionModel } from "../model/types.j
 import { compareRevisions } from "../model/revision-order.js";
 import { displayPath, listFiles, readOptional, replaceDirectory, writeFileCreatingDirs, type Io } from "./io.js";
 import type { CheckCatalog } from "../emit/check-functions.js";
+import type { GeneratedFile } from "../emit/printer.js";
 import { pinnedExtensionSources, pinnedSources, schemaFileSource } from "./sources.js";
 import { readLock, type SpecPaths } from "./spec-commands.js";
+
+/** The output's folders that are not a revision's: what all revisions share. */
+const SHARED_FOLDERS = ["shims", "ext", sharedChecksFolder] as const;
 
 export interface GenerateOptions extends SpecPaths {
   revisions: string[];
@@ -69,7 +74,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
 
   const totalMs = Math.round(performance.now() - started);
   if (options.check) {
-    const differences = await compareOutput(io, options, files, surfaces);
+    const differences = await compareOutput(io, options, generated, surfaces);
     if (options.json)
       io.stdout(
         `${JSON.stringify({ ok: differences.length === 0, differences, revisions: reports, ms: totalMs }, null, 2)}\n`,
@@ -81,7 +86,7 @@ export async function generateCommand(io: Io, options: GenerateOptions): Promise
     return differences.length === 0 ? 0 : 1;
   }
 
-  await writeOutput(options, files, surfaces);
+  await writeOutput(options, generated, surfaces);
   if (options.json)
     io.stdout(`${JSON.stringify({ out: displayPath(io, options.out), revisions: reports, ms: totalMs }, null, 2)}\n`);
   else if (!options.quiet)
@@ -93,6 +98,8 @@ interface Generated {
   outputs: Output[];
   models: RevisionModel[];
   files: OutputFile[];
+  /** The checks.ts of revisions already in the output: written alone, the rest of their folder left as it is. */
+  companionChecks: OutputFile[];
   surfaces: OutputFile[];
   shimWarnings: Diagnostic[];
 }
@@ -101,7 +108,8 @@ interface Generated {
  * Every revision's model and files, then the extensions', the shims and the
  * root index, in order; the files' output is awaited at the end. The
  * companions' models (revisions already in the output, not generated now) go
- * into what all revisions share: the shims, the root index and ext/.
+ * into what all revisions share: the shims, the root index, ext/ and the
+ * check modules (their own checks.ts included).
  */
 async function generateAll(
   io: Io,
@@ -125,9 +133,10 @@ async function generateAll(
       throw error;
     }
   });
-  // The previous revision's checks, so that each revision imports those it shares (sources are in revision order).
-  // When the revision before one is a companion, its catalog: a full generation's checks.ts imports from it too.
-  let previous: { revision: string; checks: CheckCatalog } | undefined;
+  // Every revision's check catalog, the companions' too: where each check function is printed depends on which
+  // revisions beside it have it alike (check-sharing.ts), so checks/ and every checks.ts are laid out together.
+  const catalogs: CheckCatalog[] = companionModels.map(revisionChecks);
+  const folders: { output: Output; files: GeneratedFile[] }[] = [];
   for (const source of sources) {
     const revisionStarted = performance.now();
     let model: RevisionModel;
@@ -139,14 +148,8 @@ async function generateAll(
     }
     models.push(model);
     if (options.surface !== undefined) surfaces.push(surfaceOutput(model));
-    const before = companionModels
-      .filter((c) => compareRevisions(c.revision, model.revision) < 0)
-      .filter((c) => previous === undefined || compareRevisions(c.revision, previous.revision) > 0)
-      .at(-1);
-    const previousChecks = before ? revisionChecks(before) : previous?.checks;
-    const folder = revisionFolder(model, previousChecks);
-    previous = { revision: model.revision, checks: folder.checks };
-    const files = outputsOf(folder.files);
+    const folder = revisionFolder(model);
+    catalogs.push(folder.checks);
     const report: RevisionReport = {
       revision: model.revision,
       methods: model.methods.length,
@@ -155,21 +158,38 @@ async function generateAll(
       ms: Math.round(performance.now() - revisionStarted),
       warnings: model.diagnostics.map((d) => formatDiagnostic(d, { file: source.file })),
     };
-    outputs.push({
+    const output: Output = {
       label: model.revision,
       counts: `${String(report.methods).padStart(3)} methods ${String(report.types).padStart(4)} types`,
       note: "",
       ms: report.ms,
       source,
       report,
-      files: held(
-        files.then((done) => {
-          report.files = done.length;
-          return done;
-        }),
-      ),
-    });
+      files: Promise.resolve([]),
+    };
+    outputs.push(output);
+    folders.push({ output, files: folder.files });
   }
+  catalogs.sort((a, b) => compareRevisions(a.revision, b.revision));
+  // A revision from --schema shares no check module: a later generation of the lock's revisions, which
+  // cannot read its schema, rewrites checks/ and must not break it nor change the pinned ones' files for it.
+  const unlocked = new Set(models.filter((m) => !m.source.locked).map((m) => m.revision));
+  const checks = [
+    ...checkFiles(catalogs.filter((c) => !unlocked.has(c.revision))),
+    ...catalogs.filter((c) => unlocked.has(c.revision)).flatMap((c) => checkFiles([c])),
+  ];
+  for (const { output, files } of folders) {
+    const folderChecks = checks.filter((file) => file.path === `${output.label}/checks.ts`);
+    output.files = held(
+      outputsOf([...files, ...folderChecks]).then((done) => {
+        output.report!.files = done.length;
+        return done;
+      }),
+    );
+  }
+  const companionNames = new Set(companionModels.map((c) => c.revision));
+  const companionChecks = held(outputsOf(checks.filter((file) => companionNames.has(file.path.split("/")[0]!))));
+  const sharedChecks = held(outputsOf(checks.filter((file) => file.path.startsWith(`${sharedChecksFolder}/`))));
   const everyModel = [...models, ...companionModels].sort((a, b) => compareRevisions(a.revision, b.revision));
   // Extensions whose base revision is a pinned one in the output (the lock pins them to it, not to a revision
   // from --schema). ext/ is written whole, as shims/ is: an extension of a companion is generated again too.
@@ -212,11 +232,12 @@ async function generateAll(
     }
   }
   const { files: shimFiles, warnings: shimWarnings } = await shims;
-  files.push(...shimFiles, await rootIndex);
+  files.push(...(await sharedChecks), ...shimFiles, await rootIndex);
   return {
     outputs,
     models,
     files,
+    companionChecks: await companionChecks,
     surfaces,
     shimWarnings,
   };
@@ -225,9 +246,10 @@ async function generateAll(
 /**
  * The revisions to generate, and their companions: the other pinned revisions
  * whose folder is in the output already. A generation of some revisions
- * writes the files all revisions share (shims/, the root index, ext/) whole,
- * and they must go on covering those too; a revision from --schema is added
- * beside them the same way.
+ * writes the files all revisions share (shims/, the root index, ext/, the
+ * check modules in checks/) whole, and they must go on covering those too;
+ * so does each companion's checks.ts, which names the shared modules it uses.
+ * A revision from --schema is added beside them the same way.
  */
 async function readSources(
   io: Io,
@@ -259,19 +281,18 @@ async function readSources(
           `give this schema another name, or --out another folder`,
       );
   } else {
-    const selected = selectRevisions(lock, options.revisions).map((r) => r.name);
-    names = await withImporters(options.out, pinned, selected);
-    for (const name of names.filter((n) => !selected.includes(n)))
-      tell(`generating ${name} too: its checks in ${out} import those of a revision generated now`);
+    names = selectRevisions(lock, options.revisions).map((r) => r.name);
     sources = await pinnedSources(io, options, lock, names);
   }
   const companions = await inOutput(pinned.filter((name) => !names.includes(name)));
   if (companions.length > 0)
-    tell(`reading ${companions.join(", ")} too: the shims and the root index cover every revision in ${out}`);
+    tell(
+      `reading ${companions.join(", ")} too: the shims, the root index and the shared checks cover every revision in ${out}`,
+    );
   // A revision generated from --schema earlier: its schema is not known here, so what all revisions share leaves it out.
   const unknown = await inOutput(
     (await subfolders(options.out)).filter(
-      (name) => name !== "shims" && name !== "ext" && ![...pinned, ...names].includes(name),
+      (name) => !(SHARED_FOLDERS as readonly string[]).includes(name) && ![...pinned, ...names].includes(name),
     ),
   );
   for (const name of unknown)
@@ -283,33 +304,9 @@ async function readSources(
 }
 
 /**
- * `selected` and every pinned revision in the output folder whose checks.ts
- * imports the checks of one of them (generator/emit/check-sharing.ts), and
- * theirs in turn: a revision generated again may change the functions another
- * one imports, which must then be compared with them again, not left to run
- * checks of another schema.
+ * Each folder of the output (a revision's, shims/, checks/) is replaced whole; root files and the
+ * companions' checks.ts are written.
  */
-async function withImporters(out: string, pinned: readonly string[], selected: readonly string[]): Promise<string[]> {
-  const names = new Set(selected);
-  const others = new Map<string, string>();
-  for (const name of pinned) {
-    if (names.has(name)) continue;
-    const bytes = await readOptional(join(out, name, "checks.ts"));
-    if (bytes !== undefined) others.set(name, new TextDecoder().decode(bytes));
-  }
-  for (let added = true; added;) {
-    added = false;
-    for (const [name, text] of others) {
-      if ([...names].some((n) => text.includes(`from "../${n}/checks.js"`))) {
-        names.add(name);
-        others.delete(name);
-        added = true;
-      }
-    }
-  }
-  return [...names];
-}
-
 async function subfolders(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
@@ -319,8 +316,11 @@ async function subfolders(dir: string): Promise<string[]> {
   }
 }
 
-/** Each folder of the output (a revision's, shims/) is replaced whole; root files are written. */
-async function writeOutput(options: GenerateOptions, files: OutputFile[], surfaces: OutputFile[]): Promise<void> {
+async function writeOutput(
+  options: GenerateOptions,
+  { files, companionChecks }: Pick<Generated, "files" | "companionChecks">,
+  surfaces: OutputFile[],
+): Promise<void> {
   for (const folder of outputFolders(files)) {
     const prefix = `${folder}/`;
     await replaceDirectory(
@@ -330,7 +330,7 @@ async function writeOutput(options: GenerateOptions, files: OutputFile[], surfac
         .map((f) => ({ path: f.path.slice(prefix.length), content: f.content })),
     );
   }
-  for (const file of files.filter((f) => !f.path.includes("/")))
+  for (const file of [...files.filter((f) => !f.path.includes("/")), ...companionChecks])
     await writeFileCreatingDirs(join(options.out, file.path), file.content);
   if (options.surface !== undefined) {
     for (const file of surfaces) await writeFileCreatingDirs(join(options.surface, file.path), file.content);
@@ -350,11 +350,11 @@ interface Difference {
 async function compareOutput(
   io: Io,
   options: GenerateOptions,
-  files: OutputFile[],
+  { files, companionChecks }: Pick<Generated, "files" | "companionChecks">,
   surfaces: OutputFile[],
 ): Promise<Difference[]> {
   const expected = [
-    ...files.map((f) => ({ path: join(options.out, f.path), content: f.content })),
+    ...[...files, ...companionChecks].map((f) => ({ path: join(options.out, f.path), content: f.content })),
     ...(options.surface === undefined
       ? []
       : surfaces.map((f) => ({ path: join(options.surface!, f.path), content: f.content }))),

@@ -1,10 +1,10 @@
-// The check functions of one checks.ts as they are built (checks-file.ts
+// The check functions of one revision as they are built (checks-file.ts
 // writes their bodies): each function's text, the check functions it calls and
-// the runtime names it uses, the pattern constants, and the printing. Printing
-// can leave out the functions a revision imports from the one before it
-// (check-sharing.ts); a function's runtime imports come with it.
+// the runtime names it uses. The catalog of them is
+// what check-sharing.ts lays out into modules, and printCheckFunctions prints
+// any selection of them into a file, with the constants and imports it needs.
 import { byCodeUnit } from "../model/order.js";
-import { codegen, type GeneratedFile } from "./printer.js";
+import { codegen, type FileHeader, type GeneratedFile } from "./printer.js";
 
 /** A check function: its doc comment, signature (ending in "{") and body, one statement a line. */
 interface CheckFunction {
@@ -14,13 +14,21 @@ interface CheckFunction {
 }
 
 /**
- * A revision's check functions as the next revision's emitter compares them:
- * by name, the function's text (pattern constants spelled out) and the check
- * functions it calls.
+ * A check function as it is printed and compared: its whole text (doc
+ * comment, signature, body; patterns spelled out as `new RegExp(...)`),
+ * the check functions it calls and the runtime names it uses.
  */
+export interface CheckText {
+  readonly text: string;
+  readonly callees: readonly string[];
+  readonly runtime: readonly string[];
+}
+
+/** A revision's check functions, in the order they are printed, and the header of its checks.ts. */
 export interface CheckCatalog {
   readonly revision: string;
-  readonly functions: ReadonlyMap<string, { readonly text: string; readonly callees: readonly string[] }>;
+  readonly header: FileHeader;
+  readonly functions: ReadonlyMap<string, CheckText>;
 }
 
 export class CheckFunctions {
@@ -32,8 +40,6 @@ export class CheckFunctions {
   private readonly runtimeNames = new Map<string, Set<string>>();
   /** The functions whose bodies are being built, innermost last. */
   private readonly building: string[] = [];
-  /** Pattern source → the name of its RegExp constant. */
-  private readonly patterns = new Map<string, string>();
 
   constructor(private readonly file: GeneratedFile) {}
 
@@ -75,54 +81,61 @@ export class CheckFunctions {
     return name;
   }
 
-  /** The name of the RegExp constant of a pattern. */
+  /** A pattern's RegExp, spelled out in the text; printCheckFunctions makes it a constant of the module. */
   pattern(source: string): string {
-    let name = this.patterns.get(source);
-    if (!name) {
-      name = `pattern${this.patterns.size}`;
-      this.patterns.set(source, name);
-    }
-    return name;
+    return regExpOf(source);
   }
 
-  /** Every function so far, as the next revision's emitter compares them (call before flush). */
-  catalog(revision: string): CheckCatalog {
-    const spelled = (text: string) => text.replace(/\bpattern(\d+)\b/g, (name) => this.patternSource(name));
-    const functions = new Map<string, { text: string; callees: readonly string[] }>();
+  /** Every function so far (call once every function is declared). */
+  catalog(revision: string, header: FileHeader): CheckCatalog {
+    const functions = new Map<string, CheckText>();
     for (const [name, fn] of this.functions as Map<string, CheckFunction>) {
       functions.set(name, {
-        text: spelled([fn.comment, fn.signature, ...fn.body].join("\n")),
+        text: [fn.comment, fn.signature, ...fn.body, "}"].join("\n"),
         callees: [...this.callees.get(name)!].sort(byCodeUnit),
+        runtime: [...this.runtimeNames.get(name)!].sort(byCodeUnit),
       });
     }
-    return { revision, functions };
+    return { revision, header, functions };
   }
 
-  /**
-   * Prints every function into the file; the functions in `shared` are
-   * imported from that module and exported again instead.
-   */
-  flush(shared?: { readonly from: string; readonly names: ReadonlySet<string> }): void {
-    const own = [...(this.functions as Map<string, CheckFunction>)].filter(([name]) => !shared?.names.has(name));
-    const used = new Set(own.flatMap(([, { body }]) => body.join("\n").match(/\bpattern\d+\b/g) ?? []));
-    for (const [pattern, name] of [...this.patterns].sort(([a], [b]) => byCodeUnit(a, b))) {
-      if (used.has(name)) this.file.print(`const ${name} = new RegExp(${JSON.stringify(pattern)}, "u");`);
-    }
-    if (shared && shared.names.size > 0) {
-      const names = [...shared.names].sort(byCodeUnit).map((name) => this.file.importValue(shared.from, name));
-      this.file.print(`export { ${names.join(", ")} };`);
-    }
-    for (const [name] of own) for (const used of this.runtimeNames.get(name)!) this.importRuntime(used);
-    for (const [, { comment, signature, body }] of own) this.file.print([comment, signature, ...body, "}"].join("\n"));
-  }
-
-  private patternSource(name: string): string {
-    for (const [source, constant] of this.patterns)
-      if (constant === name) return `new RegExp(${JSON.stringify(source)}, "u")`;
-    return name;
+  /** Prints every function into the file. */
+  flush(): void {
+    printCheckFunctions(this.file, [...this.catalog("", { source: "", details: [] }).functions]);
   }
 
   private importRuntime(name: string): string {
-    return name === "Failure" ? this.file.importType(codegen, name) : this.file.importValue(codegen, name);
+    return importRuntime(this.file, name);
   }
+}
+
+/** A pattern's RegExp as the texts spell it; a JSON string in a text never matches spelledRegExp (its quotes are escaped). */
+const regExpOf = (source: string) => `new RegExp(${JSON.stringify(source)}, "u")`;
+const spelledRegExp = /new RegExp\(("(?:[^"\\]|\\.)*"), "u"\)/g;
+
+/**
+ * Prints check functions into a file, in the order given: first a constant
+ * for each pattern they test (compiled once, when the module loads; named in
+ * the order the functions use them), then the functions; the runtime names
+ * they use are imported. Imports of the check functions they call from other
+ * modules are the caller's.
+ */
+export function printCheckFunctions(file: GeneratedFile, functions: readonly (readonly [string, CheckText])[]): void {
+  const constants = new Map<string, string>();
+  const texts = functions.map(([, fn]) =>
+    fn.text.replace(spelledRegExp, (_, source: string) => {
+      const pattern = JSON.parse(source) as string;
+      let name = constants.get(pattern);
+      if (name === undefined) constants.set(pattern, (name = `pattern${constants.size}`));
+      return name;
+    }),
+  );
+  for (const [pattern, name] of [...constants].sort(([a], [b]) => byCodeUnit(a, b)))
+    file.print(`const ${name} = ${regExpOf(pattern)};`);
+  for (const [, fn] of functions) for (const name of fn.runtime) importRuntime(file, name);
+  for (const text of texts) file.print(text);
+}
+
+function importRuntime(file: GeneratedFile, name: string): string {
+  return name === "Failure" ? file.importType(codegen, name) : file.importValue(codegen, name);
 }

@@ -10,13 +10,13 @@
 // through its aliases, is check-types.ts's.
 //
 // The functions themselves (their registry, imports and printing) are
-// check-functions.ts's; a revision may import those it shares with the
-// revision before it (check-sharing.ts decides which).
+// check-functions.ts's; which module each of a revision's functions is printed
+// in, its own checks.ts or one it shares with other revisions, check-sharing.ts's.
 import { indexDeclarations, type DeclarationIndex } from "../model/resolve.js";
 import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
 import { CheckFunctions, type CheckCatalog } from "./check-functions.js";
 import { CheckTypes, literal, type InlineTest, type Literal } from "./check-types.js";
-import type { GeneratedFile } from "./printer.js";
+import type { FileHeader, GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
 
 /** The check function of a schema type. */
@@ -62,14 +62,14 @@ export class CheckEmitter {
     return this.functions.called(checkName(type));
   }
 
-  /** Every function emitted so far, as the next revision's emitter compares them (call before flush). */
-  catalog(revision: string): CheckCatalog {
-    return this.functions.catalog(revision);
+  /** Every function emitted so far, for check-sharing.ts to lay out (a revision's). */
+  catalog(revision: string, header: FileHeader): CheckCatalog {
+    return this.functions.catalog(revision, header);
   }
 
-  /** Prints everything emitted so far into the file, but the functions in `shared`, which are imported. */
-  flush(shared?: { readonly from: string; readonly names: ReadonlySet<string> }): void {
-    this.functions.flush(shared);
+  /** Prints everything emitted so far into the file (an extension's). */
+  flush(): void {
+    this.functions.flush();
   }
 
   /**

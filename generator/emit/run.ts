@@ -8,14 +8,14 @@ import type { ShimOverlay } from "../shims/plan.js";
 import { emitShapes, emitShimIndex, emitStep, planAdjacent, stepFile } from "./shims-files.js";
 import { outputOf } from "./format.js";
 import { emitMethods } from "./methods-file.js";
-import { GeneratedFile, type FileLayout, type OutputFile } from "./printer.js";
+import { GeneratedFile, type FileHeader, type FileLayout, type OutputFile } from "./printer.js";
 import { emitRevision, emitRevisionIndex } from "./revision-file.js";
 import { emitRootIndex, type ExtensionEntry } from "./root-index-file.js";
 import { surfaceOf } from "./surface.js";
 import { emitTypes } from "./types-file.js";
 import { emitChecks } from "./checks-file.js";
 import type { CheckCatalog } from "./check-functions.js";
-import { sharedChecks } from "./check-sharing.js";
+import { checkFiles } from "./check-sharing.js";
 import { printGuards } from "./guards-file.js";
 import { emitTables } from "./tables-file.js";
 import { printValidators } from "./validators-file.js";
@@ -30,40 +30,30 @@ export interface GenerationOutput {
   warnings: Diagnostic[];
 }
 
-/** The folders of `models`, in revision order, each importing the checks it shares with the one before it. */
-export function revisionFolders(models: readonly RevisionModel[]): GeneratedFile[][] {
-  let previous: CheckCatalog | undefined;
-  return [...models]
-    .sort((a, b) => compareRevisions(a.revision, b.revision))
-    .map((model) => {
-      const folder = revisionFolder(model, previous);
-      previous = folder.checks;
-      return folder.files;
-    });
+/**
+ * The folders of `models` and the check modules they share (checks/), before
+ * prettier: each revision's check functions are printed once per run of
+ * consecutive revisions that have them alike (check-sharing.ts).
+ */
+export function revisionFolders(models: readonly RevisionModel[]): GeneratedFile[] {
+  const folders = [...models].sort((a, b) => compareRevisions(a.revision, b.revision)).map(revisionFolder);
+  return [...folders.flatMap((folder) => folder.files), ...checkFiles(folders.map((folder) => folder.checks))];
 }
 
 /** The files of one revision's folder, before prettier (its checks all its own). */
 export function revisionFiles(model: RevisionModel): GeneratedFile[] {
-  return revisionFolder(model).files;
+  const folder = revisionFolder(model);
+  return [...folder.files, ...checkFiles([folder.checks])];
 }
 
 /**
- * The files of one revision's folder, before prettier, and its check catalog.
- * With `previous`, the catalog of the revision before it (in revision order,
- * generated into the same folder), checks the two share are imported from it
- * (check-sharing.ts).
+ * The files of one revision's folder, before prettier, but checks.ts, and the
+ * catalog of its check functions, which checkFiles prints into checks.ts and
+ * the modules it shares with the revisions beside it.
  */
-export function revisionFolder(
-  model: RevisionModel,
-  previous?: CheckCatalog,
-): { files: GeneratedFile[]; checks: CheckCatalog } {
+export function revisionFolder(model: RevisionModel): { files: GeneratedFile[]; checks: CheckCatalog } {
   checkNameCollisions(model);
-  const header = {
-    source: `MCP schema revision ${model.revision}`,
-    details: [
-      `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
-    ],
-  };
+  const header = revisionHeader(model);
   const at = (name: string, layout?: FileLayout) => new GeneratedFile(`${model.revision}/${name}`, header, layout);
   const types = at("types.ts", "prettier");
   emitTypes(types, model);
@@ -72,8 +62,7 @@ export function revisionFolder(
   const revision = at("revision.ts");
   emitRevision(revision, model);
   const names = typeExportNames(model);
-  const checks = at("checks.ts");
-  const checkEmitter = emitChecks(checks, model);
+  const checkEmitter = emitChecks(at("checks.ts"), model);
   const tables = at("tables.ts");
   emitTables(tables, model, checkEmitter);
   const validators = at("validators.ts");
@@ -81,23 +70,31 @@ export function revisionFolder(
   const guards = at("guards.ts");
   printGuards(guards, model.declarations, names);
   // Last: tables.ts may have asked for more check functions.
-  const catalog = checkEmitter.catalog(model.revision);
-  checkEmitter.flush(previous && { from: `../${previous.revision}/checks.js`, names: sharedChecks(previous, catalog) });
+  const checks = checkEmitter.catalog(model.revision, header);
   const index = at("index.ts", "prettier");
   emitRevisionIndex(index);
-  return { files: [types, methods, revision, checks, tables, validators, guards, index], checks: catalog };
+  return { files: [types, methods, revision, tables, validators, guards, index], checks };
 }
 
 /**
- * A revision's check catalog alone, as revisionFolder gives it: what a
- * revision generated after it compares its own checks with when the folder
- * of this one is already in the output and not generated again.
+ * A revision's check catalog alone, as revisionFolder gives it: what the
+ * check modules are laid out from when the folder of this revision is already
+ * in the output and not generated again.
  */
 export function revisionChecks(model: RevisionModel): CheckCatalog {
-  const checks = new GeneratedFile(`${model.revision}/checks.ts`, { source: "", details: [] });
-  const checkEmitter = emitChecks(checks, model);
-  emitTables(new GeneratedFile(`${model.revision}/tables.ts`, { source: "", details: [] }), model, checkEmitter);
-  return checkEmitter.catalog(model.revision);
+  const header = revisionHeader(model);
+  const checkEmitter = emitChecks(new GeneratedFile(`${model.revision}/checks.ts`, header), model);
+  emitTables(new GeneratedFile(`${model.revision}/tables.ts`, header), model, checkEmitter);
+  return checkEmitter.catalog(model.revision, header);
+}
+
+function revisionHeader(model: RevisionModel): FileHeader {
+  return {
+    source: `MCP schema revision ${model.revision}`,
+    details: [
+      `schema.ts sha256 ${model.source.sha256}${model.source.commit ? `, upstream commit ${model.source.commit}` : ""}`,
+    ],
+  };
 }
 
 /** Generates every file for a set of revisions; the root index lists them oldest first. */
@@ -106,10 +103,10 @@ export async function run(
   overlay: ShimOverlay = shimOverlay,
 ): Promise<GenerationOutput> {
   const ordered = [...models].sort((a, b) => compareRevisions(a.revision, b.revision));
-  const perRevision = await Promise.all(revisionFolders(ordered).map((files) => outputsOf(files)));
+  const revisions = await outputsOf(revisionFolders(ordered));
   const shims = await shimsOutput(ordered, overlay);
   return {
-    files: [...perRevision.flat(), ...shims.files, await rootIndexOutput(ordered, [])],
+    files: [...revisions, ...shims.files, await rootIndexOutput(ordered, [])],
     surfaces: ordered.map(surfaceOutput),
     warnings: shims.warnings,
   };

@@ -21,7 +21,9 @@ describe("generate from the lock", () => {
     expect(await main(["generate", "--rev", "2025-06-18", "2024-11-05", "--out", out, "--surface", surface], io)).toBe(
       0,
     );
-    expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "index.ts", "shims"]);
+    // checks/: the check functions the two revisions have alike (generator/emit/check-sharing.ts).
+    expect(readdirSync(out).sort()).toEqual(["2024-11-05", "2025-06-18", "checks", "index.ts", "shims"]);
+    expect(readdirSync(join(out, "checks"))).toEqual(["2024-11-05--2025-06-18.ts"]);
     expect(readdirSync(join(out, "shims")).sort()).toEqual([
       "2024-11-05--2025-06-18.ts",
       "2024-11-05.ts",
@@ -67,19 +69,19 @@ describe("generate from the lock", () => {
     ]);
   });
 
-  test("generating one revision into a full output leaves it as a full generation does: what every revision shares (shims/, the root index, ext/) covers them all, and checks import those of the revision before", async () => {
+  test("generating one revision into a full output leaves it as a full generation does: what every revision shares (shims/, the root index, ext/, checks/) covers them all", async () => {
     const out = tempDir();
     const surface = tempDir();
     expect(await main(["generate", "--out", out, "--surface", surface, "--quiet"], captureIo())).toBe(0);
     const before = new Map(allFiles(out).map((f) => [f, readFileSync(f, "utf8")]));
-    // draft's checks import 2026-07-28's (check-sharing.ts), which is not generated again here.
-    expect(before.get(join(out, "draft", "checks.ts"))).toContain(`from "../2026-07-28/checks.js"`);
+    // draft's checks are those it has alike with 2026-07-28 (check-sharing.ts), which is not generated again here.
+    expect(before.get(join(out, "draft", "checks.ts"))).toContain(`export * from "../checks/2026-07-28--draft.js";`);
     for (const revision of ["2025-06-18", "draft"]) {
       const io = captureIo({ cwd: out });
       expect(await main(["generate", "--rev", revision, "--out", out, "--surface", surface], io)).toBe(0);
       const others = lock.revisions.map((r) => r.name).filter((name) => name !== revision);
       expect(io.err).toContain(
-        `reading ${others.join(", ")} too: the shims and the root index cover every revision in .`,
+        `reading ${others.join(", ")} too: the shims, the root index and the shared checks cover every revision in .`,
       );
       // The same files, byte for byte.
       expect(new Map(allFiles(out).map((f) => [f, readFileSync(f, "utf8")]))).toEqual(before);
@@ -87,26 +89,28 @@ describe("generate from the lock", () => {
     expect(await main(["generate", "--out", out, "--surface", surface, "--check", "--quiet"], captureIo())).toBe(0);
   }, 90_000);
 
-  test("generating a revision again generates the revisions whose checks import its own too, and no other", async () => {
+  test("generating a revision again writes the checks.ts of the revisions beside it in the output, and nothing else of theirs", async () => {
     const out = tempDir();
     const surface = tempDir();
     const generate = (...revisions: string[]) =>
       main(["generate", "--rev", ...revisions, "--out", out, "--surface", surface], io);
     let io = captureIo();
     expect(await generate("2025-11-25", "2026-07-28", "draft")).toBe(0);
-    const draftChecks = join(out, "draft", "checks.ts");
-    expect(readFileSync(draftChecks, "utf8")).toContain(`from "../2026-07-28/checks.js"`);
-    expect(readFileSync(join(out, "2026-07-28", "checks.ts"), "utf8")).not.toContain(`from "../2025-11-25/checks.js"`);
-    appendFileSync(draftChecks, "// left from an earlier generation\n");
-    appendFileSync(join(out, "2025-11-25", "checks.ts"), "// left from an earlier generation\n");
+    const left = "// left from an earlier generation\n";
+    for (const file of ["draft/checks.ts", "2025-11-25/checks.ts", "draft/tables.ts", "checks/2026-07-28--draft.ts"])
+      appendFileSync(join(out, file), left);
+    writeFileSync(join(out, "checks", "2020-01-01--2020-02-02.ts"), left);
 
     io = captureIo({ cwd: out });
     expect(await generate("2026-07-28")).toBe(0);
-    expect(io.err).toContain("generating draft too: its checks in . import those of a revision generated now");
-    expect(io.err).not.toContain("generating 2025-11-25 too");
-    expect(readFileSync(draftChecks, "utf8")).not.toContain("left from an earlier generation");
-    expect(readFileSync(draftChecks, "utf8")).toContain(`from "../2026-07-28/checks.js"`);
-    expect(readFileSync(join(out, "2025-11-25", "checks.ts"), "utf8")).toContain("left from an earlier generation");
+    expect(io.err).toContain("reading 2025-11-25, draft too:");
+    expect(io.err).not.toMatch(/^generated (2025-11-25|draft) /m);
+    // Which of a revision's check functions are shared depends on the revisions beside it: their checks.ts and
+    // checks/ are written again; their other files are not.
+    for (const file of ["draft/checks.ts", "2025-11-25/checks.ts", "checks/2026-07-28--draft.ts"])
+      expect(readFileSync(join(out, file), "utf8"), file).not.toContain(left);
+    expect(existsSync(join(out, "checks", "2020-01-01--2020-02-02.ts"))).toBe(false);
+    expect(readFileSync(join(out, "draft", "tables.ts"), "utf8")).toContain(left);
   });
 
   test("--json reports what was generated on stdout and nothing on stderr", async () => {
@@ -328,8 +332,18 @@ describe("a revision from --schema is added to the revisions in the output", () 
 
     const io = captureIo({ cwd: dir });
     expect(await main(["generate", "--schema", "schema.ts", "--rev", "2027-01-01", "--out", out], io)).toBe(0);
-    expect(io.err).toContain("reading 2026-07-28, draft too: the shims and the root index cover every revision in out");
-    expect(readdirSync(out).sort()).toEqual(["2026-07-28", "2027-01-01", "draft", "ext", "index.ts", "shims"]);
+    expect(io.err).toContain(
+      "reading 2026-07-28, draft too: the shims, the root index and the shared checks cover every revision in out",
+    );
+    expect(readdirSync(out).sort()).toEqual([
+      "2026-07-28",
+      "2027-01-01",
+      "checks",
+      "draft",
+      "ext",
+      "index.ts",
+      "shims",
+    ]);
     const index = readFileSync(join(out, "index.ts"), "utf8");
     expect([...index.matchAll(/name: "([^"]+)"/g)].map((m) => m[1])).toEqual(
       expect.arrayContaining(["2026-07-28", "2027-01-01", "draft"]),
@@ -375,9 +389,11 @@ describe("the built binary", () => {
   test("--check passes on the project's own generated/ and spec/surface/", () => {
     const result = spawnSync(process.execPath, [bin, "generate", "--check"], { cwd: projectRoot, encoding: "utf8" });
     // Per revision 8 files and a surface; shims: a shapes file per revision, a step per adjacent pair and
-    // an index; the root index; per extension 8 files.
+    // an index; the root index; per extension 8 files; a module per run of revisions that share check functions
+    // (generator/emit/check-sharing.ts: how many depends on the schemas).
     const revisions = lock.revisions.length;
-    const files = revisions * 9 + (revisions + (revisions - 1) + 1) + 1 + (lock.extensions ?? []).length * 8;
+    const shared = readdirSync(join(projectRoot, "generated", "checks")).length;
+    const files = revisions * 9 + (revisions + (revisions - 1) + 1) + 1 + (lock.extensions ?? []).length * 8 + shared;
     expect(result.stderr).toMatch(new RegExp(`up to date: ${files} files in \\d+ ms`));
     expect(result.stderr).toMatch(/^checked ext\/tasks +20 types +\d+ ms \(on draft\)$/m);
     expect(result.status).toBe(0);

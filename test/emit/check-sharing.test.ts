@@ -1,15 +1,18 @@
-// A revision imports the checks it shares with the revision before it
-// (generator/emit/check-sharing.ts): identical revisions share every check, a
-// changed type takes its own check and those of everything that calls it, and
-// a revision that shares too little of the previous one's code imports none.
+// Check functions shared between revisions (generator/emit/check-sharing.ts):
+// a function consecutive revisions have alike is printed once, in checks/, and
+// each revision's checks.ts re-exports those it has. Identical revisions print
+// nothing of their own; a changed type gives its check and the checks that
+// call it, nothing else; a revision's checks.ts loads no function the revision
+// does not have (the newest: at most the earlier versions of what it changed);
+// and re-pinning the newest revision to a schema with a few more constraints
+// rewrites its checks.ts alone, by about the functions those constraints touch.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sameChecks, sharedChecks } from "../../generator/emit/check-sharing.js";
-import { revisionFolder, run } from "../../generator/emit/run.js";
+import { run } from "../../generator/emit/run.js";
 import { buildModel } from "../../generator/generate.js";
 import type { ValidationResult } from "../../runtime/validation.js";
-import { projectRoot, snippetSource, tempDir, typeCheck } from "../helpers.js";
+import { pinnedSource, projectRoot, snippetSource, tempDir, typeCheck } from "../helpers.js";
 
 const schema = readFileSync(join(projectRoot, "test", "cases", "minimal-revision", "schema.ts"), "utf8");
 const model = (revision: string, text = schema) => buildModel(snippetSource(text, { revision }));
@@ -24,27 +27,82 @@ const sharedChanged = schema.replace(
   '  type: "text";\n  text: string;\n  mimeType?: string;',
 );
 
-const ownFunctions = (text: string) => [...text.matchAll(/^export function (c[\w$]+)\(/gm)].map((m) => m[1]!);
-const checksFile = (files: { path: string; content: string }[], revision: string) =>
-  files.find((f) => f.path === `${revision}/checks.ts`)!.content;
+type Files = Map<string, string>;
+const checkFilesOf = (files: { path: string; content: string }[]): Files =>
+  new Map(files.filter((f) => /(^checks\/|\/checks\.ts$)/.test(f.path)).map((f) => [f.path, f.content]));
+const generateChecks = async (...models: ReturnType<typeof model>[]) => checkFilesOf((await run(models)).files);
+
+/** The check functions a module defines itself, with their doc comments: name → text. */
+function definedIn(text: string): Map<string, string> {
+  return new Map(
+    [...text.matchAll(/^(?:\/\*\*[^\n]*\*\/\n)?export function (c[\w$]+)\(.*?^}$/gms)].map((m) => [m[1]!, m[0]]),
+  );
+}
+
+/**
+ * What importing `<revision>/checks.ts` loads: the functions it exports (its
+ * own, else the one of the module it re-exports) and the other functions the
+ * modules it loads define (`unused`, by module).
+ */
+function loadedBy(files: Files, revision: string): { functions: Map<string, string>; unused: string[] } {
+  const own = `${revision}/checks.ts`;
+  const modules: string[] = [];
+  const visit = (path: string) => {
+    if (modules.includes(path)) return;
+    const text = files.get(path);
+    if (text === undefined) throw new Error(`${path} is imported but not generated`);
+    modules.push(path);
+    for (const m of text.matchAll(/ from "(\.\.?\/[^"]+)\.js";/g)) visit(posix.join(posix.dirname(path), `${m[1]}.ts`));
+  };
+  visit(own);
+  const functions = definedIn(files.get(own)!);
+  const unused: string[] = [];
+  for (const path of modules.slice(1)) {
+    for (const [name, fn] of definedIn(files.get(path)!)) {
+      if (functions.has(name)) unused.push(`${path}: ${name}`);
+      else functions.set(name, fn);
+    }
+  }
+  return { functions, unused };
+}
+
+/** The lines a line diff of two texts adds and removes (n + m - 2 * their longest common subsequence). */
+function changedLines(before: string, after: string): number {
+  const a = before === "" ? [] : before.split("\n");
+  const b = after === "" ? [] : after.split("\n");
+  let row = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    const next = new Int32Array(b.length + 1);
+    for (let j = 1; j <= b.length; j++)
+      next[j] = a[i - 1] === b[j - 1] ? row[j - 1]! + 1 : Math.max(row[j]!, next[j - 1]!);
+    row = next;
+  }
+  return a.length + b.length - 2 * row[b.length]!;
+}
 
 describe("checks shared between revisions", () => {
-  test("an identical revision imports every check from the one before it, and its validators use them", async () => {
-    expect(leafChanged).not.toBe(schema);
+  test("identical revisions print no check of their own: both re-export the module they share, and use the same functions", async () => {
     const output = await run([model("2025-02-02"), model("2025-01-01")]);
-    const first = checksFile(output.files, "2025-01-01");
-    const second = checksFile(output.files, "2025-02-02");
-    expect(ownFunctions(first).length).toBeGreaterThan(20);
-    expect(ownFunctions(second)).toEqual([]);
-    expect(second).toContain(`from "../2025-01-01/checks.js"`);
-    expect(second).not.toContain("mcpgen/runtime"); // nothing of its own to import the runtime for
+    const files = checkFilesOf(output.files);
+    expect([...files.keys()].sort()).toEqual([
+      "2025-01-01/checks.ts",
+      "2025-02-02/checks.ts",
+      "checks/2025-01-01--2025-02-02.ts",
+    ]);
+    expect(definedIn(files.get("checks/2025-01-01--2025-02-02.ts")!).size).toBeGreaterThan(20);
+    for (const revision of ["2025-01-01", "2025-02-02"]) {
+      const own = files.get(`${revision}/checks.ts`)!;
+      expect(definedIn(own).size).toBe(0);
+      expect(own).toContain(`export * from "../checks/2025-01-01--2025-02-02.js";`);
+      expect(own).not.toContain("mcpgen/runtime"); // nothing of its own to import the runtime for
+    }
 
     const dir = tempDir();
     for (const file of output.files) {
       mkdirSync(dirname(join(dir, file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.content);
     }
-    expect(typeCheck([join(dir, "2025-02-02", "index.ts")])).toEqual([]);
+    expect(typeCheck([join(dir, "2025-01-01", "index.ts"), join(dir, "2025-02-02", "index.ts")])).toEqual([]);
     type Module = { validate(type: string, value: unknown): ValidationResult };
     const older = (await import(/* @vite-ignore */ join(dir, "2025-01-01", "tables.ts"))) as Module;
     const newer = (await import(/* @vite-ignore */ join(dir, "2025-02-02", "tables.ts"))) as Module;
@@ -63,30 +121,157 @@ describe("checks shared between revisions", () => {
     expect(newerChecks.cCallToolRequest).toBe(olderChecks.cCallToolRequest);
   });
 
-  test("a changed type's check is the revision's own, and so is every check that calls it", () => {
-    const base = revisionFolder(model("2025-01-01")).checks;
-    const leaf = revisionFolder(model("2025-02-02", leafChanged), base);
-    const leafOwn = ownFunctions(leaf.files.find((f) => f.path.endsWith("checks.ts"))!.toString());
-    expect(leafOwn).toEqual(["cCreateMessageResult"]);
+  test("a changed type's check, and every check that calls it, are each revision's own; the rest stays shared", async () => {
+    // 2025-02-02 and 2025-03-03 have the changed type alike; the newest, 2025-03-03, is not the one that changed it.
+    const leaf = await generateChecks(
+      model("2025-01-01"),
+      model("2025-02-02", leafChanged),
+      model("2025-03-03", leafChanged),
+    );
+    expect([...definedIn(leaf.get("2025-01-01/checks.ts")!).keys()]).toEqual(["cCreateMessageResult"]);
+    expect(leaf.get("2025-01-01/checks.ts")).not.toContain('"stopReason"');
+    expect([...definedIn(leaf.get("checks/2025-02-02--2025-03-03.ts")!).keys()]).toEqual(["cCreateMessageResult"]);
+    expect(leaf.get("checks/2025-02-02--2025-03-03.ts")).toContain('"stopReason"');
+    for (const revision of ["2025-02-02", "2025-03-03"])
+      expect(definedIn(leaf.get(`${revision}/checks.ts`)!).size).toBe(0);
 
-    const wide = revisionFolder(model("2025-02-02", sharedChanged)).checks;
-    const same = sameChecks(base, wide);
-    for (const changed of ["cTextContent", "cCallToolResult", "cCallToolResult$content", "cCreateMessageResult"])
-      expect(same.has(changed), changed).toBe(false);
-    for (const kept of ["cTool", "cListToolsResult", "cCallToolRequest", "cRequestId"])
-      expect(same.has(kept), kept).toBe(true);
+    const wide = await generateChecks(model("2025-01-01", sharedChanged), model("2025-02-02"), model("2025-03-03"));
+    const own = definedIn(wide.get("2025-01-01/checks.ts")!);
+    const shared = definedIn(wide.get("checks/2025-01-01--2025-03-03.ts")!);
+    for (const changed of ["cTextContent", "cCallToolResult", "cCallToolResult$content", "cCreateMessageResult"]) {
+      expect(own.has(changed), changed).toBe(true);
+      expect(shared.has(changed), changed).toBe(false);
+    }
+    for (const kept of ["cTool", "cListToolsResult", "cCallToolRequest", "cRequestId"]) {
+      expect(own.has(kept), kept).toBe(false);
+      expect(shared.has(kept), kept).toBe(true);
+    }
   });
 
-  test("a revision that shares less than the threshold of the previous one's check code imports none of it", () => {
-    const base = revisionFolder(model("2025-01-01")).checks;
-    const wide = revisionFolder(model("2025-02-02", sharedChanged)).checks;
-    const same = sameChecks(base, wide);
-    expect(same.size).toBeGreaterThan(0);
-    const bytes = (names: Iterable<string>) =>
-      [...names].reduce((n, name) => n + base.functions.get(name)!.text.length, 0);
-    // The rule applies on this pair: it shares some, but less than 90% of the previous revision's bytes.
-    expect(bytes(same)).toBeLessThan(0.9 * bytes(base.functions.keys()));
-    expect(sharedChecks(base, wide)).toEqual(new Set());
-    expect(sharedChecks(base, revisionFolder(model("2025-02-02")).checks).size).toBe(base.functions.size);
+  test("a revision's checks load every check function it has, and none that only other revisions have; the newest, at most the earlier versions of those it changed", async () => {
+    const revisions = ["2025-01-01", "2025-02-02", "2025-03-03", "2025-04-04", "2025-05-05"];
+    const texts = [schema, leafChanged, sharedChanged, schema, leafChanged];
+    const separately = await Promise.all(
+      revisions.map(async (revision, i) =>
+        definedIn((await generateChecks(model(revision, texts[i]))).get(`${revision}/checks.ts`)!),
+      ),
+    );
+    const together = await generateChecks(...revisions.map((revision, i) => model(revision, texts[i])));
+    revisions.forEach((revision, i) => {
+      const { functions, unused } = loadedBy(together, revision);
+      // The same functions, word for word, as the revision generated alone.
+      expect(functions, revision).toEqual(separately[i]);
+      if (i < revisions.length - 1) expect(unused, revision).toEqual([]);
+    });
+    // The newest loads the versions of the revision before it of what it changed (the one type and its callers).
+    const { unused } = loadedBy(together, "2025-05-05");
+    expect(unused).toEqual(["checks/2025-04-04--2025-05-05.ts: cCreateMessageResult"]);
+    // Its own version is the one it exports and validates with, and tsc accepts it beside the re-exported one.
+    const dir = tempDir();
+    for (const file of (await run(revisions.map((revision, i) => model(revision, texts[i])))).files) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.content);
+    }
+    expect(typeCheck(revisions.map((revision) => join(dir, revision, "index.ts")))).toEqual([]);
+    type Module = { validate(type: string, value: unknown): ValidationResult };
+    const load = (revision: string) => import(/* @vite-ignore */ join(dir, revision, "tables.ts")) as Promise<Module>;
+    const [before, newest] = [await load("2025-04-04"), await load("2025-05-05")];
+    const result = { model: "m", content: { type: "text", text: "hi" }, stopReason: 5 };
+    expect(before.validate("CreateMessageResult", result)).toEqual({ valid: true });
+    expect(newest.validate("CreateMessageResult", result)).toMatchObject({
+      valid: false,
+      errors: [{ path: "/stopReason", keyword: "type" }],
+    });
+    // Printed once per run of revisions that have it alike: fewer functions in all than the revisions have.
+    const printed = [...together.values()].reduce((n, text) => n + definedIn(text).size, 0);
+    const perRevision = separately.reduce((n, functions) => n + functions.size, 0);
+    expect(printed).toBeLessThan(perRevision / 2);
   });
+
+  test("the same revisions in any order give the same files", async () => {
+    const models = () => [model("2025-03-03", sharedChanged), model("2025-01-01"), model("2025-02-02", leafChanged)];
+    const forward = await generateChecks(...models());
+    const backward = await generateChecks(...models().reverse());
+    expect(backward).toEqual(forward);
+  });
+});
+
+/** A JSDoc annotation added to a field of an interface of the schema. */
+type Constraint = readonly [iface: string, field: string, annotation: string];
+
+function constrain(text: string, [iface, field, annotation]: Constraint): string {
+  const start = text.indexOf(`export interface ${iface} `);
+  const body = text.slice(start, text.indexOf("\n}\n", start));
+  const at = body.search(new RegExp(`\\n  ${field.replace(/\$/g, "\\$")}\\??: `));
+  if (start < 0 || at < 0) throw new Error(`the schema has no ${iface}.${field}`);
+  const before = text.slice(0, start + at + 1);
+  const documented = before.endsWith("   */\n")
+    ? `${before.slice(0, -"   */\n".length)}   * ${annotation}\n   */\n`
+    : `${before}  /** ${annotation} */\n`;
+  return documented + text.slice(start + at + 1);
+}
+
+/** Size limits of the kind upstream adds to metadata, descriptions and lists. */
+const constraints: Constraint[] = [
+  ["BaseMetadata", "name", "@maxLength 128"],
+  ["BaseMetadata", "title", "@maxLength 256"],
+  ["Implementation", "version", "@maxLength 64"],
+  ["Implementation", "description", "@maxLength 4096"],
+  ["Tool", "description", "@maxLength 8192"],
+  ["Icon", "src", "@maxLength 8192"],
+  ["Icon", "mimeType", "@maxLength 255"],
+  ["Icon", "sizes", "@maxItems 32"],
+  ["Resource", "uri", "@maxLength 8192"],
+  ["Resource", "description", "@maxLength 8192"],
+  ["Resource", "mimeType", "@maxLength 255"],
+  ["ResourceTemplate", "uriTemplate", "@maxLength 8192"],
+  ["ResourceTemplate", "description", "@maxLength 8192"],
+  ["ResourceTemplate", "mimeType", "@maxLength 255"],
+  ["Prompt", "description", "@maxLength 8192"],
+  ["Prompt", "arguments", "@maxItems 256"],
+  ["PromptArgument", "description", "@maxLength 4096"],
+  ["GetPromptRequestParams", "name", "@maxLength 128"],
+  ["CallToolRequestParams", "name", "@pattern ^[A-Za-z0-9_.-]{1,128}$"],
+  ["ListToolsResult", "tools", "@maxItems 10000"],
+  ["ToolAnnotations", "title", "@maxLength 256"],
+  ["LoggingMessageNotificationParams", "logger", "@maxLength 256"],
+  ["Root", "uri", "@maxLength 8192"],
+  ["ModelHint", "name", "@maxLength 256"],
+];
+
+describe("re-pinning the newest revision to a nearby schema state", () => {
+  test.each([1, 6, constraints.length])(
+    "draft with %i more constraints: only draft's checks.ts changes, by about the functions the constraints change",
+    async (n) => {
+      const stable = buildModel(pinnedSource("2026-07-28"));
+      const draft = pinnedSource("draft");
+      const text = constraints.slice(0, n).reduce(constrain, draft.text);
+      const before = await generateChecks(stable, buildModel(draft));
+      const after = await generateChecks(stable, buildModel(snippetSource(text, { revision: "draft" })));
+
+      // What the constraints change: the functions whose text differs in draft, and those that call them.
+      const [old, now] = [loadedBy(before, "draft").functions, loadedBy(after, "draft").functions];
+      const affected = new Set([...now].filter(([name, fn]) => old.get(name) !== fn).map(([name]) => name));
+      expect(affected.size).toBeGreaterThan(0);
+      for (let grown = true; grown;) {
+        grown = false;
+        for (const [name, fn] of now) {
+          if (affected.has(name) || ![...affected].some((callee) => fn.includes(`${callee}(`))) continue;
+          affected.add(name);
+          grown = true;
+        }
+      }
+      // Each function, a blank line after it.
+      const affectedLines = [...affected].reduce((lines, name) => lines + now.get(name)!.split("\n").length + 1, 0);
+
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      for (const [path, content] of after) if (path !== "draft/checks.ts") expect(content, path).toBe(before.get(path));
+      const diff = changedLines(before.get("draft/checks.ts")!, after.get("draft/checks.ts")!);
+      // The affected functions, their import lines, the header's hash line.
+      expect(diff).toBeGreaterThanOrEqual(affectedLines);
+      expect(diff).toBeLessThanOrEqual(affectedLines + 20);
+      expect(affected.size).toBeLessThan(now.size);
+    },
+    60_000,
+  );
 });

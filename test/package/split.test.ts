@@ -212,6 +212,7 @@ describe("the generator package, installed beside the runtime", () => {
       "2025-06-18",
       "2025-11-25",
       "2026-07-28",
+      "checks",
       "draft",
       "ext",
       "index.ts",
