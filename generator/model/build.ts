@@ -263,7 +263,6 @@ function stringConstant(constants: readonly Constant[], name: string, diagnostic
   return "";
 }
 
-/** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
 /**
  * Whether both sides' capabilities have an `extensions` map (2026-07-28
  * basic/index#extensions): only then can a conversation negotiate an extension.
@@ -274,6 +273,7 @@ function negotiatesExtensions(index: DeclarationIndex): boolean {
   );
 }
 
+/** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
 function admitsArray(type: TypeNode, index: DeclarationIndex, seen = new Set<string>()): boolean {
   switch (type.kind) {
     case "array":

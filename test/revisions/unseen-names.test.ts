@@ -28,6 +28,8 @@ function build(text: string, file: string, revision: string, locked: boolean): R
   });
 }
 
+const method = (m: RevisionModel, name: string) => m.methods.find((x) => x.name === name);
+
 /** What a model says about its revision, without the name it was given. */
 const facts = (m: RevisionModel) => ({ facts: m.facts, methods: m.methods, guesses: m.guesses ?? [] });
 
@@ -53,6 +55,31 @@ describe("a pinned schema under another name", () => {
     }
   });
 
+  const unpinned = (revision: string, name: string) => {
+    const source = pinnedSource(revision);
+    return build(source.text, source.file, name, false);
+  };
+
+  test("the 2024-11-05 schema as 2027-01-01 keeps the empty results, -32002 and the pre-handshake rule (basic/utilities/ping, basic/lifecycle#initialization, server/resources#error-handling)", () => {
+    const m = unpinned("2024-11-05", "2027-01-01");
+    for (const name of ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"])
+      expect(method(m, name)?.result?.name, name).toBe("EmptyResult");
+    expect(m.facts.lifecycle).toBe("initialize");
+    expect(m.facts.errorCodes).toEqual({ resourceNotFound: -32002 });
+    expect(m.facts.beforeInitialized).toEqual({ client: ["ping"], server: ["notifications/message", "ping"] });
+  });
+
+  test.each(["2025-12-31", "2026-01-01", "2026-07-27"])(
+    "the per-request draft named %s, between two releases, keeps its input requests (changelog#major-changes 7)",
+    (name) => {
+      const m = unpinned("draft", name);
+      expect(m.facts).toMatchObject({ lifecycle: "per-request", inputRequests: "InputRequest" });
+      expect(m.facts.errorCodes).toEqual({ resourceNotFound: -32602 });
+      for (const request of ["sampling/createMessage", "elicitation/create", "roots/list"])
+        expect(method(m, request), request).toMatchObject({ inputRequest: true, direction: "server-to-client" });
+    },
+  );
+
   test("mcpgen diff of the 2025-06-18 schema, given as 2027-01-01, against the pinned 2025-06-18 is empty", async () => {
     const io = captureIo();
     const schema = join(projectRoot, "spec", "2025-06-18", "schema.ts");
@@ -72,7 +99,6 @@ describe("states of upstream's history, under their commit date and under `next`
     expect(diffRevisions(dated, next).entries).toEqual([]);
     return dated;
   };
-  const method = (m: RevisionModel, name: string) => m.methods.find((x) => x.name === name);
 
   test("2025-01: the initialize era, its pre-handshake rule, ping's empty result, -32002 (basic/lifecycle, server/resources#error-handling)", () => {
     const m = state("2025-01-17-51feed15");

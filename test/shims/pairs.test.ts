@@ -7,11 +7,12 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { SchemaError } from "../../generator/diagnostics.js";
 import { shimFiles } from "../../generator/emit/run.js";
 import { buildModel } from "../../generator/generate.js";
+import { compareRevisions } from "../../generator/model/revision-order.js";
 import type { RevisionModel } from "../../generator/model/types.js";
 import { shimOverlay } from "../../generator/overlay/shims.js";
 import { planStep } from "../../generator/shims/plan.js";
 import { diffRevisions } from "../../generator/diff/diff.js";
-import { pinnedSource } from "../helpers.js";
+import { pinnedRevisions, pinnedSource } from "../helpers.js";
 
 const models = new Map<string, RevisionModel>();
 beforeAll(() => {
@@ -63,6 +64,20 @@ describe("shim overlay entries by revision pair", () => {
       refuse:
         "defaults:ElicitRequestURLParams.elicitationId: no rule was written for this pair of revisions; the rule of another pair, borrowed, refuses it",
     });
+  });
+
+  test("every entry names two pinned revisions, older first, as the pair it was written for", () => {
+    const entries = [
+      ...shimOverlay.defaults.map((e) => [`defaults:${e.field}`, e.between] as const),
+      ...shimOverlay.members.map((e) => [`members:${e.member}`, e.between] as const),
+      ...shimOverlay.narrowing.map((e) => [`narrowing:${e.field}`, e.between] as const),
+      ...shimOverlay.errorCodes.map((e) => [`errorCodes:${e.method}:${e.code}`, e.between] as const),
+    ];
+    const wrong = entries.filter(
+      ([, [older, newer]]) =>
+        !pinnedRevisions.includes(older) || !pinnedRevisions.includes(newer) || compareRevisions(older, newer) >= 0,
+    );
+    expect(wrong).toEqual([]);
   });
 
   test("a step between pinned revisions that skips one uses the entries of the steps it spans", () => {
