@@ -110,6 +110,16 @@ describe("states of upstream's history, under their commit date and under `next`
     expect(m.guesses).toBeUndefined();
   });
 
+  test("the 2025-06-18 release tag as 2027-01-01 against the pinned 2025-06-18: no method differs (both are the same protocol)", () => {
+    const file = join(history, "2025-06-18-f5ccad94.ts");
+    const tag = build(readFileSync(file, "utf8"), file, "2027-01-01", false);
+    const source = pinnedSource("2025-06-18");
+    const pinned = build(source.text, source.file, "2025-06-18", true);
+    const entries = diffRevisions(pinned, tag).entries;
+    expect(entries.filter((e) => e.area === "methods" || e.guess)).toEqual([]);
+    expect(entries.filter((e) => e.area === "envelope").map((e) => e.aspect)).toEqual(["protocolVersion"]);
+  });
+
   test("2025-05-08: sampling/createMessage and roots/list are the server's requests, with the client's capabilities", () => {
     const m = state("2025-05-08-03dc24b3");
     expect(method(m, "sampling/createMessage")).toMatchObject({
