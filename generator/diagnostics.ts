@@ -60,12 +60,18 @@ export const ErrorCode = {
   OverlayDuplicate: "E_OVERLAY_DUPLICATE",
   /** The overlay's lifecycle for a revision contradicts the schema. */
   OverlayLifecycle: "E_OVERLAY_LIFECYCLE",
+  /** An overlay entry's range leaves out a pinned revision whose schema shows everything the entry names. */
+  OverlayRange: "E_OVERLAY_RANGE",
+  /** A revision the lock does not pin: which overlay entries apply is a guess its schema does not settle (a warning). */
+  OverlayGuess: "E_OVERLAY_GUESS",
 
   // emitters (generator/emit)
   /** A schema declaration whose name the generator also exports. */
   NameCollision: "E_NAME_COLLISION",
   /** A diff entry between two revisions that neither a generic shim rule nor generator/overlay/shims.ts covers. */
   ShimUncovered: "E_SHIM_UNCOVERED",
+  /** A step with a revision the lock does not pin uses a shim overlay entry written for another pair (a warning). */
+  ShimBorrowed: "E_SHIM_BORROWED",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

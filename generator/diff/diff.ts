@@ -56,6 +56,7 @@ export function diffRevisions(a: RevisionModel, b: RevisionModel): RevisionDiff 
   diffConstants(a, b, add);
   diffCapabilities(ia, ib, add);
   diffTypes(a, ia, b, ib, add);
+  diffGuesses(a, b, add);
 
   entries.sort((x, y) => byCodeUnit(x.id, y.id));
   return { from: a.revision, to: b.revision, entries };
@@ -94,6 +95,36 @@ function diffEnvelope(a: RevisionModel, b: RevisionModel, add: Add): void {
       to: String(to ?? "none"),
     });
   }
+}
+
+// --- guesses ----------------------------------------------------------------
+
+/**
+ * What the model builder assumed for one side and not the other (an overlay
+ * entry applied or left out on a guess, for a revision the lock does not pin):
+ * said in the diff, as a guess, so that no difference it causes passes for the
+ * spec's.
+ */
+function diffGuesses(a: RevisionModel, b: RevisionModel, add: Add): void {
+  const key = (g: { entry: string; subject: string }) => `${g.entry} ${g.subject}`;
+  const [ga, gb] = [a.guesses ?? [], b.guesses ?? []];
+  const sides = [
+    [ga, new Set(gb.map(key)), "removed"],
+    [gb, new Set(ga.map(key)), "added"],
+  ] as const;
+  for (const [guesses, other, change] of sides)
+    for (const g of guesses) {
+      if (other.has(key(g))) continue;
+      const text = `a guess, ${g.entry}: ${g.note}`;
+      add({
+        area: g.about === "method" ? "methods" : "envelope",
+        change,
+        subject: g.about === "method" ? g.subject : `JSON-RPC ${g.subject}`,
+        aspect: "guess",
+        ...(change === "added" ? { to: text } : { from: text }),
+        guess: true,
+      });
+    }
 }
 
 // --- methods ----------------------------------------------------------------

@@ -156,6 +156,15 @@ export function shimFiles(
         message: `${from} → ${to}: ${u.id}: ${u.reason}`,
       });
     }
+    for (const b of step.borrowed) {
+      const [from, to] =
+        b.direction === "upgrade" ? [older.revision, newer.revision] : [newer.revision, older.revision];
+      warnings.push({
+        severity: "warning",
+        code: ErrorCode.ShimBorrowed,
+        message: `${from} → ${to}: ${b.entry}: no entry was written for this pair; using the one written for ${b.between[0]} → ${b.between[1]}, a guess`,
+      });
+    }
     const file = new GeneratedFile(
       `shims/${stepFile(older.revision, newer.revision)}.ts`,
       header(`MCP schema revisions ${older.revision} and ${newer.revision}`),

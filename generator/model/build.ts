@@ -1,15 +1,31 @@
 // ParsedSchema → RevisionModel: resolves inheritance, derives the method table
 // and the revision's facts, and applies the reviewed overlay.
 import { ErrorCode } from "../diagnostics.js";
-import { overlayFor, type MethodOverlay } from "./overlay.js";
+import { applyMethodOverlay, declaresCapability } from "./apply-overlay.js";
+import {
+  methodEntriesByFacts,
+  outOfRange,
+  overlayFor,
+  revisionRulesByFacts,
+  type MethodOverlay,
+  type SchemaShows,
+} from "./overlay.js";
 import { deriveMethods } from "./methods.js";
 import { byCodeUnit } from "./order.js";
-import { indexDeclarations, objectView, resolveDeclarations, unionMembers, type DeclarationIndex } from "./resolve.js";
+import {
+  indexDeclarations,
+  objectView,
+  propertyOf,
+  resolveDeclarations,
+  unionMembers,
+  type DeclarationIndex,
+} from "./resolve.js";
 import type {
   Constant,
   Diagnostic,
   EnvelopeFacts,
   MethodModel,
+  OverlayGuess,
   ParsedSchema,
   RevisionFacts,
   RevisionModel,
@@ -27,16 +43,25 @@ export interface BuildOptions {
  * Builds the model of one revision. Throws SchemaError when inheritance cannot
  * be resolved; everything else it cannot settle is a diagnostic, an error for a
  * revision pinned in the lock and a warning for one that is not (a new spec
- * release must still generate).
+ * release must still generate). A pinned revision gets the overlay entries
+ * whose range names it; any other gets those its schema's facts call for,
+ * whatever its name (see overlay.ts).
  */
 export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions): RevisionModel {
   const severity: Diagnostic["severity"] = options.source.locked ? "error" : "warning";
   const declarations = resolveDeclarations(schema);
   const index = indexDeclarations(declarations);
-  const overlay = overlayFor(options.overlay, options.revision);
   const diagnostics: Diagnostic[] = [];
+  const guesses: OverlayGuess[] = [];
 
-  const revisionRules = overlay.revisions;
+  // The era is the schema's own: an initialize handshake or none (basic/lifecycle).
+  const era = eraOf(index);
+  const declares = (name: string) => index.has(name);
+  const byName = options.source.locked ? overlayFor(options.overlay, options.revision) : undefined;
+  const revisionsByFacts = revisionRulesByFacts(options.overlay, { lifecycle: era.lifecycle, declares });
+  if (!byName) guesses.push(...era.guesses, ...revisionsByFacts.guesses);
+
+  const revisionRules = byName?.revisions ?? revisionsByFacts.overlay.revisions;
   if (revisionRules.length > 1) {
     diagnostics.push({
       severity,
@@ -54,12 +79,42 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
   }
   const inputRequests = rule?.inputRequests && index.has(rule.inputRequests) ? rule.inputRequests : undefined;
 
-  const derived = deriveMethods(index, overlay, inputRequests ? { inputRequests } : {}, severity);
+  const derived = deriveMethods(index, inputRequests ? { inputRequests } : {}, severity);
   diagnostics.push(...derived.diagnostics);
+  const schemaMethods = new Map(derived.methods.map((m) => [m.name, m]));
+  const shows: SchemaShows = {
+    lifecycle: era.lifecycle,
+    method: (name) => {
+      const method = schemaMethods.get(name);
+      return method && { kind: method.kind, result: method.result !== undefined };
+    },
+    declares,
+    capability: (holder, path) => declaresCapability(holder, path, index),
+  };
+  const entriesByFacts = methodEntriesByFacts(options.overlay, shows);
+  if (byName) {
+    // The same schema under another name must generate the same: a range that
+    // leaves out a pinned revision whose schema shows the entry's facts is wrong.
+    for (const id of outOfRange(byName, { ...entriesByFacts.overlay, revisions: revisionsByFacts.overlay.revisions }))
+      diagnostics.push({
+        severity,
+        code: ErrorCode.OverlayRange,
+        message: `overlay entry ${id}'s range leaves out ${options.revision}, whose schema shows everything the entry names in its era: this schema under another name would get it; widen the range in generator/overlay/methods.ts`,
+      });
+  } else guesses.push(...entriesByFacts.guesses);
+
+  const applied = applyMethodOverlay(
+    derived.methods,
+    { ...(byName ?? entriesByFacts.overlay), revisions: revisionRules },
+    index,
+    severity,
+  );
+  diagnostics.push(...applied.diagnostics);
+  const methods = applied.methods;
 
   // The handshake is visible in the schema (an initialize request or none); the
   // overlay states what the prose says and must agree.
-  const lifecycle: RevisionFacts["lifecycle"] = derived.methods.some((m) => m.name === "initialize")
+  const lifecycle: RevisionFacts["lifecycle"] = methods.some((m) => m.name === "initialize")
     ? "initialize"
     : "per-request";
   if (rule && rule.lifecycle !== lifecycle) {
@@ -72,7 +127,7 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
 
   const beforeInitialized =
     lifecycle === "initialize" && rule?.beforeInitialized
-      ? checkBeforeInitialized(rule.beforeInitialized, derived.methods, severity, diagnostics)
+      ? checkBeforeInitialized(rule.beforeInitialized, methods, severity, diagnostics)
       : undefined;
 
   const facts: RevisionFacts = {
@@ -87,15 +142,53 @@ export function buildRevisionModel(schema: ParsedSchema, options: BuildOptions):
     envelope: envelopeOf(index, diagnostics),
   };
 
+  for (const guess of guesses)
+    diagnostics.push({
+      severity: "warning",
+      code: ErrorCode.OverlayGuess,
+      message: `a guess (generator/overlay/methods.ts ${guess.entry}): ${guess.note}`,
+    });
+
   return {
     revision: options.revision,
     source: options.source,
     facts,
     declarations,
     constants: schema.constants,
-    methods: derived.methods,
+    methods,
     diagnostics,
+    ...(guesses.length > 0 ? { guesses } : {}),
   };
+}
+
+/**
+ * The era a schema shows: "initialize" when a client request has the method
+ * initialize (basic/lifecycle#initialization), else "per-request". Where the
+ * other sign of the era, a protocol version every request carries in its
+ * _meta (2026-07-28 basic/index#meta), says otherwise, the era is a guess.
+ */
+function eraOf(index: DeclarationIndex): { lifecycle: RevisionFacts["lifecycle"]; guesses: OverlayGuess[] } {
+  const handshake = unionMembers("ClientRequest", index).some((name) => {
+    const method = propertyOf({ kind: "reference", name }, "method", index)?.type;
+    return method?.kind === "literal" && method.value === "initialize";
+  });
+  const versioned = unionMembers("ClientRequest", index).some((name) => {
+    const params = propertyOf({ kind: "reference", name }, "params", index);
+    const meta = params && propertyOf(params.type, "_meta", index);
+    const shape = meta && objectView(meta.type, index);
+    return shape?.properties.some((p) => !p.optional && p.name.endsWith("protocolVersion")) ?? false;
+  });
+  const lifecycle = handshake ? "initialize" : "per-request";
+  if (handshake === versioned) {
+    const note = handshake
+      ? "this schema has an initialize request and also a protocol version in every request's _meta; taken as the initialize era"
+      : "this schema has no initialize request and no protocol version in its requests' _meta; taken as the per-request era";
+    return {
+      lifecycle,
+      guesses: [{ entry: `revisions[${lifecycle}]`, about: "revision", subject: "lifecycle", note }],
+    };
+  }
+  return { lifecycle, guesses: [] };
 }
 
 /**
@@ -170,7 +263,6 @@ function stringConstant(constants: readonly Constant[], name: string, diagnostic
   return "";
 }
 
-/** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
 /**
  * Whether both sides' capabilities have an `extensions` map (2026-07-28
  * basic/index#extensions): only then can a conversation negotiate an extension.
@@ -181,6 +273,7 @@ function negotiatesExtensions(index: DeclarationIndex): boolean {
   );
 }
 
+/** Whether a type admits a JSON array at its top level, following aliases (JSON-RPC batches). */
 function admitsArray(type: TypeNode, index: DeclarationIndex, seen = new Set<string>()): boolean {
   switch (type.kind) {
     case "array":

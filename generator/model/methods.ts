@@ -7,14 +7,14 @@
 //   InputRequiredResult (2026-07-28 on) from the union the overlay names.
 // - Its result comes from, in order: the JSONRPCResultResponse subtype of the
 //   same @category; the one result type (extends Result, or named *Result) of
-//   the same @category; the XRequest → XResult naming convention; the overlay.
-// - Its capability comes from the overlay only: the schema has no link between
-//   methods and capabilities.
+//   the same @category; the XRequest → XResult naming convention; then the
+//   overlay (apply-overlay.ts).
+// - Its capability comes from the overlay only (apply-overlay.ts): the schema
+//   has no link between methods and capabilities.
 import { ErrorCode } from "../diagnostics.js";
 import { docCategory, hasDocTag } from "./doc.js";
-import type { MethodOverlay } from "./overlay.js";
 import { byCodeUnit } from "./order.js";
-import { objectView, propertyOf, unionMembers, type DeclarationIndex } from "./resolve.js";
+import { propertyOf, unionMembers, type DeclarationIndex } from "./resolve.js";
 import type { Declaration, Diagnostic, Direction, MethodModel, RevisionFacts, TypeNode } from "./types.js";
 
 /** The unions through which a schema says who sends what (all @internal upstream). */
@@ -35,9 +35,12 @@ interface Candidate {
   declaration: Declaration;
 }
 
+/**
+ * The methods as the schema alone gives them: a request's result only where
+ * the schema pairs one, no capabilities. Sorted by name.
+ */
 export function deriveMethods(
   index: DeclarationIndex,
-  overlay: MethodOverlay,
   facts: Pick<RevisionFacts, "inputRequests">,
   severity: Diagnostic["severity"],
 ): MethodDerivation {
@@ -111,38 +114,11 @@ export function deriveMethods(
     if (category) model.category = category;
     if (kind === "request") {
       const result = deriveResult(declaration, category, index, byCategory);
-      const rule = overlay.results.find((r) => r.method === method);
-      if (result && rule) {
-        report(
-          ErrorCode.OverlayRedundant,
-          `overlay gives ${method} the result ${rule.result}, but the schema already gives ${result.name} (by ${result.source}); remove the overlay entry`,
-          declaration,
-        );
-      }
-      if (result) model.result = withAlternatives(result, method, overlay, index, report);
-      else if (rule) {
-        if (index.has(rule.result))
-          model.result = { type: { kind: "reference", name: rule.result }, name: rule.result, source: "overlay" };
-        else
-          report(
-            ErrorCode.OverlayUnknownType,
-            `overlay gives ${method} the result ${rule.result}, which this revision does not declare`,
-          );
-      } else {
-        report(
-          ErrorCode.NoResult,
-          `request ${method} (${declaration.name}) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts`,
-          declaration,
-        );
-      }
+      if (result) model.result = result;
     }
-    const capability = overlay.capabilities.find((c) => c.method === method);
-    if (capability) model.capability = { holder: capability.holder, path: capability.path.split(".") };
     methods.push(model);
   }
   methods.sort((a, b) => byCodeUnit(a.name, b.name));
-
-  checkOverlayAgainst(methods, overlay, index, report);
   return { methods, diagnostics };
 }
 
@@ -268,90 +244,6 @@ function groupByCategory(index: DeclarationIndex): Map<string, Declaration[]> {
     groups.set(category, [...(groups.get(category) ?? []), declaration]);
   }
   return groups;
-}
-
-/** A result whose response may also carry the overlay's alternative types: the union of them all. */
-function withAlternatives(
-  result: NonNullable<MethodModel["result"]>,
-  method: string,
-  overlay: MethodOverlay,
-  index: DeclarationIndex,
-  report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
-): NonNullable<MethodModel["result"]> {
-  const types = (overlay.alternativeResults ?? []).filter((r) => r.method === method).flatMap((r) => r.types);
-  const known = types.filter((type) => {
-    if (index.has(type)) return true;
-    report(ErrorCode.OverlayUnknownType, `overlay lets ${method} answer ${type}, which this revision does not declare`);
-    return false;
-  });
-  if (known.length === 0) return result;
-  const members = [
-    ...(result.type.kind === "union" ? result.type.members : [result.type]),
-    ...known.map((name) => ({ kind: "reference" as const, name })),
-  ];
-  return { ...result, type: { kind: "union", members } };
-}
-
-/** Every overlay entry that applies must name a method, type and capability this revision has. */
-function checkOverlayAgainst(
-  methods: readonly MethodModel[],
-  overlay: MethodOverlay,
-  index: DeclarationIndex,
-  report: (code: ErrorCode, message: string, declaration?: Declaration) => void,
-): void {
-  const byName = new Map(methods.map((m) => [m.name, m]));
-  for (const rule of overlay.results) {
-    const method = byName.get(rule.method);
-    if (!method)
-      report(
-        ErrorCode.OverlayUnknownMethod,
-        `overlay result entry names ${rule.method}, which this revision does not have`,
-      );
-    else if (method.kind !== "request")
-      report(ErrorCode.OverlayUnknownMethod, `overlay result entry names ${rule.method}, which is a notification`);
-  }
-  for (const rule of overlay.alternativeResults ?? []) {
-    if (byName.get(rule.method)?.kind !== "request")
-      report(
-        ErrorCode.OverlayUnknownMethod,
-        `overlay alternative-result entry names ${rule.method}, which is not a request of this revision`,
-      );
-  }
-  const seen = new Set<string>();
-  for (const rule of overlay.capabilities) {
-    if (seen.has(rule.method))
-      report(ErrorCode.OverlayDuplicate, `overlay has two capability entries for ${rule.method}`);
-    seen.add(rule.method);
-    if (!byName.has(rule.method)) {
-      report(
-        ErrorCode.OverlayUnknownMethod,
-        `overlay capability entry names ${rule.method}, which this revision does not have`,
-      );
-    }
-    const holders =
-      rule.holder === "receiver"
-        ? ["ServerCapabilities", "ClientCapabilities"]
-        : [rule.holder === "server" ? "ServerCapabilities" : "ClientCapabilities"];
-    for (const holder of holders) {
-      if (!capabilityExists(holder, rule.path.split("."), index)) {
-        report(
-          ErrorCode.OverlayUnknownCapability,
-          `overlay gives ${rule.method} the capability ${rule.path}, which ${holder} does not declare in this revision`,
-        );
-      }
-    }
-  }
-}
-
-function capabilityExists(holder: string, path: string[], index: DeclarationIndex): boolean {
-  let type: TypeNode | undefined = { kind: "reference", name: holder };
-  for (const segment of path) {
-    const property: TypeNode | undefined =
-      type && objectView(type, index)?.properties.find((p) => p.name === segment)?.type;
-    if (!property) return false;
-    type = property;
-  }
-  return true;
 }
 
 /**

@@ -320,6 +320,24 @@ export interface RevisionModel {
   methods: MethodModel[];
   /** What the model builder could not settle. Errors stop generation; warnings are printed. */
   diagnostics: Diagnostic[];
+  /**
+   * What the model builder assumed for a revision the lock does not pin, where
+   * its schema does not settle which overlay entries apply (each is also a
+   * warning). Absent when there is nothing to say.
+   */
+  guesses?: OverlayGuess[];
+}
+
+/** An overlay entry applied, or left out, on a guess (see generator/model/overlay.ts). */
+export interface OverlayGuess {
+  /** The entry in generator/overlay/methods.ts, e.g. "capabilities[tasks/get]". */
+  entry: string;
+  /** Whether it is about one method or the revision as a whole. */
+  about: "method" | "revision";
+  /** The method, or the revision fact ("lifecycle", "inputRequests"). */
+  subject: string;
+  /** What was assumed, in words. */
+  note: string;
 }
 
 /**

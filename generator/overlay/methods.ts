@@ -3,13 +3,16 @@
 // generator/model/methods.ts). Each entry cites the prose it follows, as
 // `<docs path>#<section>` under ../shared/mcp-spec/docs/<revision>/.
 //
-// Entries apply to the revisions in their `since`..`until` range (inclusive,
-// both optional). For every revision in spec/revisions.json an entry that
-// applies must name methods, types and capabilities that revision has, and a
-// result entry must fill a gap the schema leaves; the model builder reports a
+// Entries apply to the pinned revisions in their `since`..`until` range
+// (inclusive, both optional). For every revision in spec/revisions.json an entry
+// that applies must name methods, types and capabilities that revision has, and
+// a result entry must fill a gap the schema leaves; the model builder reports a
 // violation as an error, so this file cannot drift from the schema unnoticed.
-// A revision not in the lock gets the open-ended entries, and mismatches there
-// are only warnings: a new spec release must generate without a code change.
+// A revision not in the lock is never placed in a range by its name: it gets the
+// entries whose method, types and capability its schema has, in the era of the
+// pinned revisions the entry was written for (generator/model/overlay.ts); what
+// that leaves unsettled is a warning naming the entry (E_OVERLAY_GUESS), since a
+// new spec release must generate without a code change.
 import type { MethodOverlay } from "../model/overlay.js";
 
 export const methodOverlay: MethodOverlay = {

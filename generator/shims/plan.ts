@@ -9,22 +9,12 @@ import type { DefaultValue, MemberRule, StepPlan } from "mcpgen/runtime/codegen"
 import { printType } from "../emit/typescript.js";
 import type { DiffEntry, FieldLocation, RevisionDiff } from "../diff/diff.js";
 import { compareRevisions } from "../model/revision-order.js";
+import { codesChange, covers, entryFor, type Between, type ShimOverlay, type Step, type StepPair } from "./entries.js";
 import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
 import type { RevisionModel, TypeNode } from "../model/types.js";
 import { accepts } from "./accepts.js";
 
-export interface ShimOverlay {
-  /** Values for fields a target requires and a source may lack, by "Owner.field" in the target. */
-  defaults: readonly { field: string; value: DefaultValue; cite: string }[];
-  /** Union members and literals some target lacks, by type name or literal JSON. */
-  members: readonly { member: string; rule: MemberRule; cite: string }[];
-  /** Fields whose type narrows on the way to some target, by "Owner.field" in the target. */
-  narrowing: readonly { field: string; rule: MemberRule; cite: string }[];
-  /** Semantic rules run on every value of a type before it is converted (the rule decides whether it applies). */
-  hooks: readonly { type: string; rule: string; cite: string }[];
-  /** Error codes a method's error responses change to from revision `since` on. */
-  errorCodes: readonly { method: string; code: number; becomes: number; since: string; cite: string }[];
-}
+export type { Between, ShimOverlay } from "./entries.js";
 
 export type Direction = "upgrade" | "downgrade";
 
@@ -42,6 +32,14 @@ export interface Uncovered {
   reason: string;
 }
 
+/** An overlay entry written for another pair of revisions, used for a step with an unpinned revision. */
+export interface Borrowed {
+  /** "defaults:Result.resultType", "members:AudioContent", ... */
+  entry: string;
+  direction: Direction;
+  between: Between;
+}
+
 export interface PlannedStep {
   upgrade: StepPlan;
   downgrade: StepPlan;
@@ -49,6 +47,8 @@ export interface PlannedStep {
   uncovered: Uncovered[];
   /** Overlay entries this step consulted ("defaults:Result.resultType", "members:AudioContent", ...). */
   used: Set<string>;
+  /** Entries used on a guess: this step has a revision the lock does not pin. Each is a warning. */
+  borrowed: Borrowed[];
 }
 
 export function planStep(
@@ -60,13 +60,24 @@ export function planStep(
   const used = new Set<string>();
   const coverage: Coverage[] = [];
   const uncovered: Uncovered[] = [];
+  const borrowed: Borrowed[] = [];
   const plans = {
     upgrade: emptyPlan(older.revision, newer.revision),
     downgrade: emptyPlan(newer.revision, older.revision),
   };
+  const pair: StepPair = {
+    older: older.revision,
+    newer: newer.revision,
+    pinned: older.source.locked && newer.source.locked,
+    facts: [older.facts, newer.facts],
+  };
   for (const direction of ["upgrade", "downgrade"] as const) {
     const [source, target] = direction === "upgrade" ? [older, newer] : [newer, older];
-    const planner = new Planner(source, target, plans[direction], overlay, used);
+    const lend = (entry: string, between: Between) => {
+      if (!borrowed.some((b) => b.entry === entry && b.direction === direction))
+        borrowed.push({ entry, direction, between });
+    };
+    const planner = new Planner(source, target, plans[direction], overlay, used, { ...pair, direction, lend });
     for (const entry of diff.entries) {
       const result = planner.cover(direction === "upgrade" ? entry : invert(entry));
       if ("reason" in result) uncovered.push({ id: entry.id, direction, reason: result.reason });
@@ -74,7 +85,7 @@ export function planStep(
     }
     planner.finish();
   }
-  return { ...plans, coverage, uncovered, used };
+  return { ...plans, coverage, uncovered, used, borrowed };
 }
 
 function emptyPlan(from: string, to: string): StepPlan {
@@ -112,6 +123,7 @@ class Planner {
     private readonly plan: StepPlan,
     private readonly overlay: ShimOverlay,
     private readonly used: Set<string>,
+    private readonly step: Step,
   ) {
     this.si = indexDeclarations(source.declarations);
     this.ti = indexDeclarations(target.declarations);
@@ -151,16 +163,26 @@ class Planner {
     }
     const errorCodes: Record<string, Record<string, number>> = {};
     for (const rule of this.overlay.errorCodes) {
-      const crosses =
-        compareRevisions(this.plan.from, rule.since) < 0 && compareRevisions(this.plan.to, rule.since) >= 0;
-      if (!crosses || !this.target.methods.some((m) => m.name === rule.method)) continue;
+      if (this.step.direction !== "upgrade" || !this.target.methods.some((m) => m.name === rule.method)) continue;
+      if (!(this.step.pinned ? covers(this.step, rule.between) : codesChange(this.step, rule.code, rule.becomes)))
+        continue;
       (errorCodes[rule.method] ??= {})[String(rule.code)] = rule.becomes;
       this.used.add(`errorCodes:${rule.method}:${rule.code}`);
     }
     Object.assign(this.plan, { hooks, errorCodes });
   }
 
+  /** The overlay entry that answers `matches` for this step (see entries.ts). */
+  private entry<T extends { between: Between }>(
+    entries: readonly T[],
+    matches: (e: T) => boolean,
+    id: string,
+  ): T | undefined {
+    return entryFor(entries, matches, id, this.step);
+  }
+
   private method(e: DiffEntry): Result {
+    if (e.aspect === "guess") return generic("a guess of the model builder's, not message content");
     if (e.change === "added") return generic("a source message never has this method");
     if (e.change === "removed") return generic("not expressible: convert() throws ShimError naming the method");
     switch (e.aspect) {
@@ -255,7 +277,7 @@ class Planner {
     type: TypeNode,
     seen: Set<string>,
   ): { value: DefaultValue; by: "derived" | "overlay" } | undefined {
-    const declared = this.overlay.defaults.find((d) => d.field === key);
+    const declared = this.entry(this.overlay.defaults, (d) => d.field === key, `defaults:${key}`);
     if (declared) {
       this.used.add(`defaults:${key}`);
       return { value: declared.value, by: "overlay" };
@@ -290,7 +312,7 @@ class Planner {
     const hows: string[] = [];
     for (const member of missing) {
       const name = oneLine(member);
-      const rule = this.overlay.members.find((m) => m.member === name);
+      const rule = this.entry(this.overlay.members, (m) => m.member === name, `members:${name}`);
       if (!rule)
         return {
           reason: `${method} results may be ${name}, which has no counterpart in ${this.target.revision}; add a member rule (or a refusal) to generator/overlay/shims.ts`,
@@ -314,7 +336,7 @@ class Planner {
     if (targetType && sourceMember && accepts(targetType, this.ti, sourceMember, this.si)) {
       return generic(`${member} is still accepted by another member of the target's type`);
     }
-    const rule = this.overlay.members.find((m) => m.member === member);
+    const rule = this.entry(this.overlay.members, (m) => m.member === member, `members:${member}`);
     if (!rule)
       return {
         reason: `${member} has no counterpart in ${this.target.revision}; add a member rule (or a refusal) to generator/overlay/shims.ts`,
@@ -345,7 +367,7 @@ class Planner {
       return generic("widening: every source value fits the target type");
     const field = fields.length === 0 ? at.type : (fieldAt(this.ti, at)?.key ?? `${at.type}.${fields.join(".")}`);
     const key = index ? `${field}[key]` : field;
-    const rule = this.overlay.narrowing.find((n) => n.field === key);
+    const rule = this.entry(this.overlay.narrowing, (n) => n.field === key, `narrowing:${key}`);
     if (!rule)
       return {
         reason: `${key} narrows from ${e.from} to ${e.to}; add a narrowing rule (or a refusal) to generator/overlay/shims.ts`,

@@ -167,6 +167,16 @@ describe("one kind of entry at a time", () => {
     const entries = diffOf(before, after).filter((e) => e.area === "methods");
     expect(entries).toEqual([
       { area: "methods", change: "removed", subject: "ping", from: "request, both" },
+      // Neither schema shows an initialize request, so ping's initialize-era result entry is left out
+      // on a guess, which the diff says (generator/model/overlay.ts).
+      {
+        area: "methods",
+        change: "removed",
+        subject: "ping",
+        aspect: "guess",
+        from: "a guess, results[ping]: results[ping] not applied: this schema has everything it names, but it was written for the initialize era and this schema is of the per-request era",
+        guess: true,
+      },
       { area: "methods", change: "added", subject: "server/discover", to: "request, client-to-server" },
     ]);
   });

@@ -97,7 +97,8 @@ describe("kind and direction come from the message unions", () => {
         overlay: { ...noOverlay, results: [{ method: "ping", result: "EmptyResult", cite: "test" }] },
       });
       expect(m2.methods.map((x) => x.name)).not.toContain("orphan/x");
-      expect(m2.diagnostics).toEqual([
+      // (Unpinned, the schema's era is also a guess: no initialize, no versioned _meta.)
+      expect(m2.diagnostics.filter((d) => d.code !== "E_OVERLAY_GUESS")).toEqual([
         {
           severity,
           code: "E_METHOD_DIRECTION",
@@ -144,7 +145,7 @@ describe("messages the unions cannot place", () => {
       source: { file: "schema.ts", sha256: "", locked: false },
       overlay: noOverlay,
     });
-    expect(m.diagnostics).toEqual([
+    expect(m.diagnostics.filter((d) => d.severity === "error")).toEqual([
       {
         severity: "error",
         code: "E_MISSING_CONSTANT",
@@ -160,7 +161,7 @@ describe("messages the unions cannot place", () => {
       source: { file: "schema.ts", sha256: "", locked: false },
       overlay: noOverlay,
     });
-    expect(m.diagnostics).toEqual([
+    expect(m.diagnostics.filter((d) => d.severity === "error")).toEqual([
       {
         severity: "error",
         code: "E_ENVELOPE",
@@ -299,12 +300,81 @@ describe("overlay entries must match the revision", () => {
   });
 
   test("a revision not in the lock gets warnings, not errors", () => {
-    const overlay: MethodOverlay = {
-      ...noOverlay,
-      results: [ping],
-      capabilities: [{ method: "gone/away", holder: "server", path: "tools", cite: "test" }],
+    expect(model(pingAndCall, { locked: false }).diagnostics.map((d) => [d.severity, d.code])).toEqual([
+      ["warning", "E_NO_RESULT"],
+      // No initialize request, and no protocol version in its requests' _meta either.
+      ["warning", "E_OVERLAY_GUESS"],
+    ]);
+  });
+});
+
+describe("a revision the lock does not pin: entries by what its schema shows, never by its name", () => {
+  const withInitialize = `${pingAndCall.replace("export type ClientRequest = PingRequest | CallRequest;", "export type ClientRequest = PingRequest | CallRequest | InitializeRequest;")}
+    export interface InitializeRequest extends JSONRPCRequest { method: "initialize" }
+    export interface InitializeResult extends Result {}`;
+  const versioned = pingAndCall.replace(
+    "export interface CallRequestParams { name: string }",
+    'export interface CallRequestParams { name: string; _meta: { "io.modelcontextprotocol/protocolVersion": string } }',
+  );
+  const overlay: MethodOverlay = {
+    results: [{ method: "ping", result: "EmptyResult", until: "2025-11-25", cite: "test" }],
+    capabilities: [
+      { method: "tools/call", holder: "server", path: "tools", cite: "test" },
+      { method: "sampling/createMessage", holder: "client", path: "sampling", until: "2025-11-25", cite: "test" },
+    ],
+    revisions: [
+      { lifecycle: "initialize", until: "2025-11-25", errorCodes: { resourceNotFound: -32002 }, cite: "test" },
+      { lifecycle: "per-request", since: "2026-07-28", errorCodes: { resourceNotFound: -32602 }, cite: "test" },
+    ],
+  };
+  const summary = (m: RevisionModel) => ({
+    facts: m.facts,
+    ping: method(m, "ping").result?.name,
+    call: method(m, "tools/call").capability,
+    sample: method(m, "sampling/createMessage").capability,
+    guesses: m.guesses?.map((g) => g.entry),
+  });
+
+  test("an initialize-era schema gets the initialize-era entries under any name", () => {
+    const named = ["2024-01-01", "2026-01-01", "2099-01-01", "next"].map((revision) =>
+      summary(model(withInitialize, { overlay, locked: false, revision })),
+    );
+    for (const other of named.slice(1)) expect(other).toEqual(named[0]);
+    expect(named[0]).toMatchObject({
+      facts: { lifecycle: "initialize", errorCodes: { resourceNotFound: -32002 } },
+      ping: "EmptyResult",
+      call: { holder: "server", path: ["tools"] },
+      sample: { holder: "client", path: ["sampling"] },
+      guesses: undefined,
+    });
+  });
+
+  test("a per-request schema gets the per-request entries; one whose facts hold in the other era is a reported guess", () => {
+    const m = model(versioned, { overlay: { ...overlay, results: [] }, locked: false, revision: "2020-01-01" });
+    expect(summary(m)).toMatchObject({
+      facts: { lifecycle: "per-request", errorCodes: { resourceNotFound: -32602 } },
+      call: { holder: "server", path: ["tools"] },
+      sample: undefined,
+      guesses: ["capabilities[sampling/createMessage]"],
+    });
+    expect(m.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`)).toEqual([
+      "warning E_NO_RESULT: request ping (PingRequest) has no result: the schema pairs none by @category or by name; add a results entry to generator/overlay/methods.ts",
+      "warning E_OVERLAY_GUESS: a guess (generator/overlay/methods.ts capabilities[sampling/createMessage]): capabilities[sampling/createMessage] not applied: this schema has everything it names, but it was written for the initialize era and this schema is of the per-request era",
+    ]);
+  });
+
+  test("for a pinned revision, a range that leaves out a schema showing the entry's facts is an error", () => {
+    const narrow: MethodOverlay = {
+      ...overlay,
+      // Of the per-request era (its range overlaps that entry's), yet not naming 2026-07-28.
+      capabilities: [{ method: "tools/call", holder: "server", path: "tools", since: "2027-01-01", cite: "test" }],
     };
-    expect(model(pingAndCall, { overlay, locked: false }).diagnostics.map((d) => d.severity)).toEqual(["warning"]);
+    expect(
+      model(versioned, { overlay: narrow, revision: "2026-07-28" }).diagnostics.map((d) => [d.code, d.message]),
+    ).toContainEqual([
+      "E_OVERLAY_RANGE",
+      "overlay entry capabilities[tools/call]'s range leaves out 2026-07-28, whose schema shows everything the entry names in its era: this schema under another name would get it; widen the range in generator/overlay/methods.ts",
+    ]);
   });
 });
 
