@@ -139,6 +139,88 @@ describe("one kind of entry at a time", () => {
       [{ area: "types", change: "added", subject: "XParams", to: "interface" }],
     ],
     [
+      "a constraint added to a field, one changed",
+      "export interface Tool {\n  name: string;\n  /** @maxItems 10 */\n  tags: string[];\n}",
+      "export interface Tool {\n  /** @maxLength 128 */\n  name: string;\n  /** @maxItems 20 */\n  tags: string[];\n}",
+      [
+        { area: "fields", change: "added", subject: "Tool.name", aspect: "constraint", to: "@maxLength 128" },
+        {
+          area: "fields",
+          change: "changed",
+          subject: "Tool.tags",
+          aspect: "constraint",
+          from: "@maxItems 10",
+          to: "@maxItems 20",
+        },
+      ],
+    ],
+    [
+      "a constraint removed from a type alias",
+      "/** @pattern ^[a-z]+$ */\nexport type Slug = string;",
+      "export type Slug = string;",
+      [{ area: "types", change: "removed", subject: "Slug", aspect: "constraint", from: "@pattern ^[a-z]+$" }],
+    ],
+    [
+      "a constraint inside an inline object",
+      "export interface R { completion: { values: string[] } }",
+      "export interface R {\n  completion: {\n    /** @maxItems 100 */\n    values: string[];\n  };\n}",
+      [{ area: "fields", change: "added", subject: "R.completion.values", aspect: "constraint", to: "@maxItems 100" }],
+    ],
+    [
+      "a field coming to name a constrained alias takes its constraint",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: string; tags: string[] }",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug; tags: Slug[] }",
+      [
+        { area: "fields", change: "added", subject: "P.id", aspect: "constraint", to: "@maxLength 64" },
+        { area: "fields", change: "added", subject: "P.tags[]", aspect: "constraint", to: "@maxLength 64" },
+      ],
+    ],
+    [
+      "an alias's constraint changed is reported once, where the alias is declared",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      "/** @maxLength 32 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      [
+        {
+          area: "types",
+          change: "changed",
+          subject: "Slug",
+          aspect: "constraint",
+          from: "@maxLength 64",
+          to: "@maxLength 32",
+        },
+      ],
+    ],
+    [
+      "the same constraint moved from a field to the alias it names: the alias changes, the field does not",
+      "export type Slug = string;\nexport interface P {\n  /** @maxLength 64 */\n  id: string;\n}",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      [{ area: "types", change: "added", subject: "Slug", aspect: "constraint", to: "@maxLength 64" }],
+    ],
+    [
+      "@TJS-type integer is a constraint; @TJS-type number on a number is none",
+      "export interface P { n: number; m: number }",
+      "export interface P {\n  /** @TJS-type integer */\n  n: number;\n  /** @TJS-type number */\n  m: number;\n}",
+      [{ area: "fields", change: "added", subject: "P.n", aspect: "constraint", to: "@TJS-type integer" }],
+    ],
+    [
+      "@nullable adds null where it was not a value, as `| null` would, and nothing where it was",
+      "export interface P { s: string; ttl: number | null }",
+      "export interface P {\n  /** @nullable */\n  s: string;\n  /** @nullable */\n  ttl: number | null;\n}",
+      [{ area: "fields", change: "added", subject: "P.s", aspect: "member", to: "null" }],
+    ],
+    [
+      "docs reworded, a comment added, declarations reordered: no change",
+      "/** A tool. */\nexport interface Tool { name: string }\nexport type Slug = string;",
+      "// Slugs first.\nexport type Slug = string;\n/**\n * A tool, reworded.\n */\nexport interface Tool {\n  /** Its name. */\n  name: string;\n}",
+      [],
+    ],
+    [
+      "a field added with a constraint prints it",
+      "export interface Tool { title?: string }",
+      "export interface Tool {\n  title?: string;\n  /** @maxLength 128 */\n  name?: string;\n}",
+      [{ area: "fields", change: "added", subject: "Tool.name", aspect: "optional", to: "string (@maxLength 128)" }],
+    ],
+    [
       "interface becoming alias",
       "export interface E { a: string }",
       "export type E = { a: string } | string;",
