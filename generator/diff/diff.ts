@@ -53,6 +53,7 @@ function diffEnvelope(a: RevisionModel, b: RevisionModel, add: Add): void {
     ["resultResponse", a.facts.envelope.resultResponse, b.facts.envelope.resultResponse],
     ["errorResponse", a.facts.envelope.errorResponse, b.facts.envelope.errorResponse],
     ["errorIdRequired", a.facts.envelope.errorIdRequired, b.facts.envelope.errorIdRequired],
+    ["beforeInitialized", beforeInitialized(a), beforeInitialized(b)],
   ];
   for (const [aspect, from, to] of facts) {
     if (from === to) continue;
@@ -65,6 +66,13 @@ function diffEnvelope(a: RevisionModel, b: RevisionModel, add: Add): void {
       to: String(to ?? "none"),
     });
   }
+}
+
+/** What each side may send before the handshake completes (basic/lifecycle#initialization): the router enforces it. */
+function beforeInitialized(m: RevisionModel): string | undefined {
+  const lists = m.facts.beforeInitialized;
+  const list = (methods: readonly string[]) => (methods.length > 0 ? methods.join(", ") : "none");
+  return lists && `client: ${list(lists.client)}; server: ${list(lists.server)}`;
 }
 
 // --- methods ----------------------------------------------------------------
@@ -141,6 +149,27 @@ function diffConstants(a: RevisionModel, b: RevisionModel, add: Add): void {
   }
   for (const c of b.constants)
     if (!ca.has(c.name)) add({ area: "constants", change: "added", subject: c.name, to: show(c.value) });
+  // Error codes the prose names and the schema has no constant for (resource not found): the
+  // server answers with them, so a renumbering is a change a peer sees.
+  const codesA = a.facts.errorCodes ?? {};
+  const codesB = b.facts.errorCodes ?? {};
+  for (const condition of [...new Set([...Object.keys(codesA), ...Object.keys(codesB)])]) {
+    const [from, to] = [codesA[condition], codesB[condition]];
+    if (from === to) continue;
+    const values = {
+      ...(from !== undefined ? { from: String(from) } : {}),
+      ...(to !== undefined ? { to: String(to) } : {}),
+    };
+    const change = from === undefined ? "added" : to === undefined ? "removed" : "changed";
+    add({
+      area: "constants",
+      change,
+      subject: condition,
+      aspect: "error code",
+      ...values,
+      ...(change === "changed" ? { note: "renumbered" } : {}),
+    });
+  }
 }
 
 // --- capabilities -----------------------------------------------------------

@@ -378,7 +378,13 @@ describe("the pinned revisions", () => {
     expect(markdown).toContain("- **Added** `InputRequiredResult` (interface)");
     expect(markdown).toContain("- **Added** `Result.resultType` (required): `ResultType`");
     expect(markdown).toContain("- **Changed** `JSON-RPC` lifecycle: `initialize` → `per-request`");
+    // basic/lifecycle#initialization: what may be sent before the handshake completes goes with the handshake.
+    expect(markdown).toContain(
+      "- **Changed** `JSON-RPC` beforeInitialized: `client: ping; server: notifications/message, ping` → `none`",
+    );
     expect(markdown).toContain("- **Added** `UNSUPPORTED_PROTOCOL_VERSION`: `-32022`");
+    // changelog#minor-changes 6: resource not found becomes -32602 (the schema has no constant for it).
+    expect(markdown).toContain("- **Changed** `resourceNotFound` error code: `-32002` → `-32602` (renumbered)");
     expect(markdown).toContain("- **Added** `CacheableResult` (interface)");
     expect(markdown).toContain(
       "- **Changed** `ListToolsResult` extends: `PaginatedResult` → `PaginatedResult, CacheableResult`",
