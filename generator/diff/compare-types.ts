@@ -103,6 +103,13 @@ function compare(
   }
 }
 
+/** Two declarations of one name that accept the same values, whichever their kinds. */
+export function sameDeclaration(da: Declaration, ia: DeclarationIndex, db: Declaration, ib: DeclarationIndex): boolean {
+  const own = (d: Declaration) => (d.kind === "alias" ? d.constraints : undefined);
+  const [ea, eb] = [expand(da.name, ia), expand(db.name, ib)];
+  return ea !== undefined && eb !== undefined && comparePlaces(ea, own(da), ia, eb, own(db), ib, 0);
+}
+
 /** The type a name stands for: an alias's type, an interface's resolved fields as an object. */
 function expand(name: string, index: DeclarationIndex): TypeNode | undefined {
   const d = index.get(name);

@@ -8,7 +8,7 @@
 // protocol): docs, comments, formatting and declaration order make none.
 import { byCodeUnit } from "../model/order.js";
 import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
-import { guessRenames, ref } from "./compare-types.js";
+import { guessRenames, ref, sameDeclaration } from "./compare-types.js";
 import type { Add, DiffEntry, RevisionDiff } from "./entry.js";
 import { diffAlias, diffObject, ts } from "./fields.js";
 import type { Declaration, MethodModel, RevisionModel } from "../model/types.js";
@@ -214,6 +214,17 @@ function diffTypes(a: RevisionModel, ia: DeclarationIndex, b: RevisionModel, ib:
     const db = ib.get(da.name);
     if (!db || capabilityTypes.some(([, name]) => name === da.name)) continue;
     if (da.kind !== db.kind) {
+      // An interface spelled as an alias of the same object type (or back) accepts the same values: no change.
+      if (sameDeclaration(da, ia, db, ib)) continue;
+      // Still an object type either way (and no alias annotation on it): what changed is its fields, one by one.
+      const [va, vb] = [objectView(ref(da.name), ia), objectView(ref(db.name), ib)];
+      const annotated = [da, db].some((d) => d.kind === "alias" && d.constraints !== undefined);
+      if (va && vb && !annotated) {
+        const location = { type: da.name, fields: [] };
+        const inherits = { owner: [da.name, db.name], ancestors: [va.ancestors, vb.ancestors] } as const;
+        diffObject(ref(da.name), ia, ref(db.name), ib, da.name, "fields", add, new Set([da.name]), location, inherits);
+        continue;
+      }
       add({ area: "types", change: "changed", subject: da.name, aspect: "kind", from: da.kind, to: db.kind });
       continue;
     }

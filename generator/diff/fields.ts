@@ -121,7 +121,10 @@ export function diffObject(
   visiting: Set<string>,
   location: FieldLocation,
   /** For an interface: its name and ancestors on each side, to leave inherited changes to the base that declares them. */
-  inherits?: { owner: [string, string]; ancestors: [readonly string[], readonly string[]] },
+  inherits?: {
+    readonly owner: readonly [string, string];
+    readonly ancestors: readonly [readonly string[], readonly string[]];
+  },
 ): void {
   const va = objectView(ta, ia);
   const vb = objectView(tb, ib);

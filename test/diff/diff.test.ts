@@ -221,6 +221,24 @@ describe("one kind of entry at a time", () => {
       [{ area: "fields", change: "added", subject: "Tool.name", aspect: "optional", to: "string (@maxLength 128)" }],
     ],
     [
+      "an interface spelled as an alias of the same object type: no change",
+      "export interface E { a: string; b?: number }",
+      "export type E = { a: string; b?: number };",
+      [],
+    ],
+    [
+      "an interface becoming an alias of an object type with a field more: the field is the entry",
+      "export interface E { a: string }",
+      "export type E = { a: string; b: number };",
+      [{ area: "fields", change: "added", subject: "E.b", aspect: "required", to: "number" }],
+    ],
+    [
+      "an interface becoming a nullable alias of the same object type: the kind is the entry",
+      "export interface E { a: string }",
+      "/** @nullable */\nexport type E = { a: string };",
+      [{ area: "types", change: "changed", subject: "E", aspect: "kind", from: "interface", to: "alias" }],
+    ],
+    [
       "interface becoming alias",
       "export interface E { a: string }",
       "export type E = { a: string } | string;",
