@@ -1,28 +1,73 @@
 // How the types of two revision models compare, for the diff (diff.ts):
-// structural equality across the two models, a union's members through
+// structural equality across the two models (validation annotations
+// included, or not: sameType, sameShape), a union's members through
 // aliases, and the guess that a removed type was renamed to an added one with
 // (nearly) the same fields.
 import { byCodeUnit } from "../model/order.js";
 import { objectView, type DeclarationIndex } from "../model/resolve.js";
-import type { Declaration, TypeNode } from "../model/types.js";
+import type { Constraints, Declaration, TypeNode } from "../model/types.js";
+import { placesOf, sameAnnotations } from "./constraints.js";
 
 /** A reference to a declared type. */
 export const ref = (name: string): TypeNode => ({ kind: "reference", name });
 
 /**
- * Structural equality of two types in their models: same-named references are
- * equal (the named type reports its own differences); a reference equals an
- * inline type it expands to; docs and locations do not count.
+ * Structural equality of two types in their models, as a validator sees them:
+ * same-named references are equal (the named type reports its own
+ * differences); a reference equals an inline type it expands to; docs and
+ * locations do not count; the annotations of every place inside (properties,
+ * array items, members) do. The annotations of the place the two types are
+ * at are the caller's (./constraints.ts placesOf).
  */
-export function sameType(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: DeclarationIndex, depth = 0): boolean {
+export function sameType(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: DeclarationIndex): boolean {
+  return compare(ta, ia, tb, ib, 0, true);
+}
+
+/** sameType without annotations: the same shape, whatever the constraints on it (for matching members and renames). */
+export function sameShape(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: DeclarationIndex): boolean {
+  return compare(ta, ia, tb, ib, 0, false);
+}
+
+/**
+ * sameType at a place that is not a property (a union member, an index
+ * signature's values): the annotations of the aliases either side goes
+ * through count too, those both go through excepted.
+ */
+export function samePlace(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: DeclarationIndex): boolean {
+  return comparePlaces(ta, undefined, ia, tb, undefined, ib, 0);
+}
+
+function comparePlaces(
+  ta: TypeNode,
+  ca: Constraints | undefined,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  cb: Constraints | undefined,
+  ib: DeclarationIndex,
+  depth: number,
+): boolean {
+  const [pa, pb] = placesOf(ta, ca, ia, tb, cb, ib);
+  return sameAnnotations(pa.annotations, pb.annotations) && compare(pa.type, ia, pb.type, ib, depth, true);
+}
+
+function compare(
+  ta: TypeNode,
+  ia: DeclarationIndex,
+  tb: TypeNode,
+  ib: DeclarationIndex,
+  depth: number,
+  strict: boolean,
+): boolean {
   if (depth > 8) return true;
   if (ta.kind === "reference" && tb.kind === "reference" && ta.name === tb.name) return true;
+  const same = (x: TypeNode, y: TypeNode, cx?: Constraints, cy?: Constraints) =>
+    strict ? comparePlaces(x, cx, ia, y, cy, ib, depth + 1) : compare(x, ia, y, ib, depth + 1, false);
   if (ta.kind === "reference" || tb.kind === "reference") {
     const ea = ta.kind === "reference" ? expand(ta.name, ia) : ta;
     const eb = tb.kind === "reference" ? expand(tb.name, ib) : tb;
     if (!ea || !eb) return false;
     if (ta.kind === "reference" && tb.kind === "reference") return false; // different names
-    return sameType(ea, ia, eb, ib, depth + 1);
+    return compare(ea, ia, eb, ib, depth + 1, strict);
   }
   switch (ta.kind) {
     case "keyword":
@@ -30,32 +75,39 @@ export function sameType(ta: TypeNode, ia: DeclarationIndex, tb: TypeNode, ib: D
     case "literal":
       return tb.kind === "literal" && ta.value === tb.value;
     case "array":
-      return tb.kind === "array" && sameType(ta.element, ia, tb.element, ib, depth + 1);
+      return tb.kind === "array" && same(ta.element, tb.element);
     case "tuple":
       return (
         tb.kind === "tuple" &&
         ta.elements.length === tb.elements.length &&
-        ta.elements.every((e, i) => sameType(e, ia, tb.elements[i]!, ib, depth + 1))
+        ta.elements.every((e, i) => same(e, tb.elements[i]!))
       );
     case "union":
     case "intersection":
       return (
         tb.kind === ta.kind &&
         ta.members.length === tb.members.length &&
-        ta.members.every((m) => tb.members.some((n) => sameType(m, ia, n, ib, depth + 1))) &&
-        tb.members.every((n) => ta.members.some((m) => sameType(m, ia, n, ib, depth + 1)))
+        ta.members.every((m) => tb.members.some((n) => same(m, n))) &&
+        tb.members.every((n) => ta.members.some((m) => same(m, n)))
       );
     case "object": {
       if (tb.kind !== "object" || ta.properties.length !== tb.properties.length) return false;
-      const same = ta.properties.every((p) => {
+      const properties = ta.properties.every((p) => {
         const q = tb.properties.find((x) => x.name === p.name);
-        return q !== undefined && q.optional === p.optional && sameType(p.type, ia, q.type, ib, depth + 1);
+        return q !== undefined && q.optional === p.optional && same(p.type, q.type, p.constraints, q.constraints);
       });
       const sa = ta.indexSignature;
       const sb = tb.indexSignature;
-      return same && !sa === !sb && (!sa || !sb || sameType(sa.type, ia, sb.type, ib, depth + 1));
+      return properties && !sa === !sb && (!sa || !sb || same(sa.type, sb.type));
     }
   }
+}
+
+/** Two declarations of one name that accept the same values, whichever their kinds. */
+export function sameDeclaration(da: Declaration, ia: DeclarationIndex, db: Declaration, ib: DeclarationIndex): boolean {
+  const own = (d: Declaration) => (d.kind === "alias" ? d.constraints : undefined);
+  const [ea, eb] = [expand(da.name, ia), expand(db.name, ib)];
+  return ea !== undefined && eb !== undefined && comparePlaces(ea, own(da), ia, eb, own(db), ib, 0);
 }
 
 /** The type a name stands for: an alias's type, an interface's resolved fields as an object. */
@@ -101,7 +153,7 @@ export function guessRenames(
       let matched = 0;
       const shared: string[] = [];
       for (const p of fr) {
-        const q = fn.find((x) => x.name === p.name && sameType(p.type, ia, x.type, ib));
+        const q = fn.find((x) => x.name === p.name && sameShape(p.type, ia, x.type, ib));
         if (!q) continue;
         matched += q.optional === p.optional ? 1 : 0.5;
         shared.push(p.name);

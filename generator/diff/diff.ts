@@ -2,48 +2,18 @@
 // The renderers (./format.ts) and the shim generator read it; `mcpgen diff`
 // prints it. Entries are sorted by id (code unit order), so the JSON form is
 // stable. When two types are the same, and which type was renamed, is
-// compare-types.ts's.
-import { printType } from "../emit/typescript.js";
+// compare-types.ts's; how the fields of two types and two aliases differ,
+// fields.ts's; which validation annotations apply where, constraints.ts's.
+// An entry is a change of what a validator accepts (or of a fact of the
+// protocol): docs, comments, formatting and declaration order make none.
 import { byCodeUnit } from "../model/order.js";
 import { indexDeclarations, objectView, type DeclarationIndex } from "../model/resolve.js";
-import { flattenUnion, guessRenames, ref, sameType } from "./compare-types.js";
-import type { Declaration, MethodModel, RevisionModel, TypeNode } from "../model/types.js";
+import { guessRenames, ref, sameDeclaration } from "./compare-types.js";
+import type { Add, DiffEntry, RevisionDiff } from "./entry.js";
+import { diffAlias, diffObject, ts } from "./fields.js";
+import type { Declaration, MethodModel, RevisionModel } from "../model/types.js";
 
-export type DiffArea = "envelope" | "methods" | "capabilities" | "constants" | "types" | "fields";
-
-export interface DiffEntry {
-  area: DiffArea;
-  change: "added" | "removed" | "renamed" | "changed";
-  /** What the entry is about: a type, "Type.field.sub", a method, "client.roots.listChanged", a constant. */
-  subject: string;
-  /** For "changed" and for union members: which aspect ("optional", "type", "member", "direction", "value", ...). */
-  aspect?: string;
-  /** The old value (removed entries, changed entries), printed: TypeScript for types. */
-  from?: string;
-  /** The new value (added entries, changed entries). */
-  to?: string;
-  /** A rename is inferred from similar fields: a guess, and said to be one. */
-  guess?: boolean;
-  note?: string;
-  /** For fields, capabilities and union members: the type and the field path (names, "[]" for array items). Not part of the JSON form. */
-  location?: FieldLocation;
-  /** Stable identity: area, subject, aspect, change and the member or value for union members. */
-  id: string;
-}
-
-export interface FieldLocation {
-  type: string;
-  fields: string[];
-}
-
-export interface RevisionDiff {
-  from: string;
-  to: string;
-  entries: DiffEntry[];
-}
-
-/** Types are printed as TypeScript on one line, without their JSDoc. */
-const ts = (type: TypeNode) => printType(type, { docs: false }).replace(/\s+/g, " ").trim();
+export type { DiffArea, DiffEntry, FieldLocation, RevisionDiff } from "./entry.js";
 
 export function diffRevisions(a: RevisionModel, b: RevisionModel): RevisionDiff {
   const entries: DiffEntry[] = [];
@@ -63,11 +33,12 @@ export function diffRevisions(a: RevisionModel, b: RevisionModel): RevisionDiff 
 }
 
 function idOf(entry: Omit<DiffEntry, "id">): string {
-  const member = entry.aspect === "member" ? `:${entry.to ?? entry.from}` : "";
-  return `${entry.area}:${entry.subject}:${entry.aspect ?? ""}:${entry.change}${member}`;
+  const value = entry.to ?? entry.from ?? "";
+  // A constraint's value is its annotation, "@maxLength 128": the keyword identifies it.
+  const which =
+    entry.aspect === "member" ? `:${value}` : entry.aspect === "constraint" ? `:${value.split(" ")[0]!.slice(1)}` : "";
+  return `${entry.area}:${entry.subject}:${entry.aspect ?? ""}:${entry.change}${which}`;
 }
-
-type Add = (entry: Omit<DiffEntry, "id">) => void;
 
 // --- envelope ---------------------------------------------------------------
 
@@ -83,6 +54,7 @@ function diffEnvelope(a: RevisionModel, b: RevisionModel, add: Add): void {
     ["resultResponse", a.facts.envelope.resultResponse, b.facts.envelope.resultResponse],
     ["errorResponse", a.facts.envelope.errorResponse, b.facts.envelope.errorResponse],
     ["errorIdRequired", a.facts.envelope.errorIdRequired, b.facts.envelope.errorIdRequired],
+    ["beforeInitialized", beforeInitialized(a), beforeInitialized(b)],
   ];
   for (const [aspect, from, to] of facts) {
     if (from === to) continue;
@@ -125,6 +97,13 @@ function diffGuesses(a: RevisionModel, b: RevisionModel, add: Add): void {
         guess: true,
       });
     }
+}
+
+/** What each side may send before the handshake completes (basic/lifecycle#initialization): the router enforces it. */
+function beforeInitialized(m: RevisionModel): string | undefined {
+  const lists = m.facts.beforeInitialized;
+  const list = (methods: readonly string[]) => (methods.length > 0 ? methods.join(", ") : "none");
+  return lists && `client: ${list(lists.client)}; server: ${list(lists.server)}`;
 }
 
 // --- methods ----------------------------------------------------------------
@@ -201,6 +180,27 @@ function diffConstants(a: RevisionModel, b: RevisionModel, add: Add): void {
   }
   for (const c of b.constants)
     if (!ca.has(c.name)) add({ area: "constants", change: "added", subject: c.name, to: show(c.value) });
+  // Error codes the prose names and the schema has no constant for (resource not found): the
+  // server answers with them, so a renumbering is a change a peer sees.
+  const codesA = a.facts.errorCodes ?? {};
+  const codesB = b.facts.errorCodes ?? {};
+  for (const condition of [...new Set([...Object.keys(codesA), ...Object.keys(codesB)])]) {
+    const [from, to] = [codesA[condition], codesB[condition]];
+    if (from === to) continue;
+    const values = {
+      ...(from !== undefined ? { from: String(from) } : {}),
+      ...(to !== undefined ? { to: String(to) } : {}),
+    };
+    const change = from === undefined ? "added" : to === undefined ? "removed" : "changed";
+    add({
+      area: "constants",
+      change,
+      subject: condition,
+      aspect: "error code",
+      ...values,
+      ...(change === "changed" ? { note: "renumbered" } : {}),
+    });
+  }
 }
 
 // --- capabilities -----------------------------------------------------------
@@ -245,6 +245,17 @@ function diffTypes(a: RevisionModel, ia: DeclarationIndex, b: RevisionModel, ib:
     const db = ib.get(da.name);
     if (!db || capabilityTypes.some(([, name]) => name === da.name)) continue;
     if (da.kind !== db.kind) {
+      // An interface spelled as an alias of the same object type (or back) accepts the same values: no change.
+      if (sameDeclaration(da, ia, db, ib)) continue;
+      // Still an object type either way (and no alias annotation on it): what changed is its fields, one by one.
+      const [va, vb] = [objectView(ref(da.name), ia), objectView(ref(db.name), ib)];
+      const annotated = [da, db].some((d) => d.kind === "alias" && d.constraints !== undefined);
+      if (va && vb && !annotated) {
+        const location = { type: da.name, fields: [] };
+        const inherits = { owner: [da.name, db.name], ancestors: [va.ancestors, vb.ancestors] } as const;
+        diffObject(ref(da.name), ia, ref(db.name), ib, da.name, "fields", add, new Set([da.name]), location, inherits);
+        continue;
+      }
       add({ area: "types", change: "changed", subject: da.name, aspect: "kind", from: da.kind, to: db.kind });
       continue;
     }
@@ -268,7 +279,7 @@ function diffTypes(a: RevisionModel, ia: DeclarationIndex, b: RevisionModel, ib:
         },
       );
     } else if (da.kind === "alias" && db.kind === "alias") {
-      diffAlias(da.name, da.type, ia, db.type, ib, add);
+      diffAlias(da.name, da, ia, db, ib, add);
     }
   }
 }
@@ -278,184 +289,4 @@ function extendsOf(d: Declaration & { kind: "interface" }): string {
   return d.extends
     .map((h) => (h.omit.length > 0 ? `Omit<${h.name}, ${h.omit.map((k) => JSON.stringify(k)).join(" | ")}>` : h.name))
     .join(", ");
-}
-
-/** A type alias: union members added or removed, or else the whole type changed. */
-function diffAlias(
-  subject: string,
-  ta: TypeNode,
-  ia: DeclarationIndex,
-  tb: TypeNode,
-  ib: DeclarationIndex,
-  add: Add,
-): void {
-  if (sameType(ta, ia, tb, ib)) return;
-  const location = { type: subject, fields: [] };
-  if (unionMembersDiff(subject, "types", ta, ia, tb, ib, add, location)) return;
-  const va = objectView(ta, ia);
-  const vb = objectView(tb, ib);
-  if (va && vb && ta.kind !== "reference" && tb.kind !== "reference") {
-    diffObject(ta, ia, tb, ib, subject, "fields", add, new Set([subject]), location);
-    return;
-  }
-  add({ area: "types", change: "changed", subject, aspect: "type", from: ts(ta), to: ts(tb) });
-}
-
-/**
- * Both sides unions (or one a single member): report members added and
- * removed instead of the whole type. False when that does not describe it.
- */
-function unionMembersDiff(
-  subject: string,
-  area: DiffArea,
-  ta: TypeNode,
-  ia: DeclarationIndex,
-  tb: TypeNode,
-  ib: DeclarationIndex,
-  add: Add,
-  location: FieldLocation,
-): boolean {
-  // A union spelled through an alias (content: ContentBlock) is compared member by member.
-  const ma = flattenUnion(ta, ia);
-  const mb = flattenUnion(tb, ib);
-  if (ma.length < 2 && mb.length < 2) return false;
-  const removed = ma.filter((x) => !mb.some((y) => sameType(x, ia, y, ib)));
-  const added = mb.filter((y) => !ma.some((x) => sameType(x, ia, y, ib)));
-  // Worth listing when what stays is the bulk of it; otherwise it is a new type.
-  const bothUnions = ma.length > 1 && mb.length > 1;
-  if (removed.length + added.length >= Math.max(ma.length, mb.length) && !bothUnions) return false;
-  for (const m of removed) add({ area, change: "removed", subject, aspect: "member", from: ts(m), location });
-  for (const m of added) add({ area, change: "added", subject, aspect: "member", to: ts(m), location });
-  return true;
-}
-
-/** Fields of two object types, recursing into inline objects and into references of different names. */
-function diffObject(
-  ta: TypeNode,
-  ia: DeclarationIndex,
-  tb: TypeNode,
-  ib: DeclarationIndex,
-  subject: string,
-  area: DiffArea,
-  add: Add,
-  visiting: Set<string>,
-  location: FieldLocation,
-  /** For an interface: its name and ancestors on each side, to leave inherited changes to the base that declares them. */
-  inherits?: { owner: [string, string]; ancestors: [readonly string[], readonly string[]] },
-): void {
-  const va = objectView(ta, ia);
-  const vb = objectView(tb, ib);
-  if (!va || !vb) return;
-  const pb = new Map(vb.properties.map((p) => [p.name, p]));
-  const pa = new Map(va.properties.map((p) => [p.name, p]));
-  const optional = (o: boolean) => (o ? "optional" : "required");
-  const reportedByBase = (name: string) => {
-    if (!inherits) return false;
-    const p = pa.get(name);
-    const q = pb.get(name);
-    const [ownerA, ownerB] = inherits.owner;
-    const [ancestorsA, ancestorsB] = inherits.ancestors;
-    const baseA = p?.declaredIn && p.declaredIn !== ownerA ? p.declaredIn : undefined;
-    const baseB = q?.declaredIn && q.declaredIn !== ownerB ? q.declaredIn : undefined;
-    // Inherited from a base the type extends on both sides: the base reports the
-    // change. A field gained or lost by a change of `extends` is the type's own.
-    if (p && q) return baseA !== undefined && baseA === baseB;
-    if (p) return baseA !== undefined && ancestorsB.includes(baseA);
-    return baseB !== undefined && ancestorsA.includes(baseB);
-  };
-  const at = (field: string): FieldLocation => ({ type: location.type, fields: [...location.fields, field] });
-  for (const p of va.properties) {
-    if (reportedByBase(p.name)) continue;
-    const q = pb.get(p.name);
-    const path = `${subject}.${p.name}`;
-    if (!q) {
-      add({
-        area,
-        change: "removed",
-        subject: path,
-        aspect: optional(p.optional),
-        from: ts(p.type),
-        location: at(p.name),
-      });
-      continue;
-    }
-    if (p.optional !== q.optional) {
-      add({
-        area,
-        change: "changed",
-        subject: path,
-        aspect: "optional",
-        from: optional(p.optional),
-        to: optional(q.optional),
-        location: at(p.name),
-      });
-    }
-    diffFieldType(path, area, p.type, ia, q.type, ib, add, visiting, at(p.name));
-  }
-  for (const q of vb.properties) {
-    if (pa.has(q.name) || reportedByBase(q.name)) continue;
-    add({
-      area,
-      change: "added",
-      subject: `${subject}.${q.name}`,
-      aspect: optional(q.optional),
-      to: ts(q.type),
-      location: at(q.name),
-    });
-  }
-  const sa = va.indexSignature;
-  const sb = vb.indexSignature;
-  if (!sa !== !sb || (sa && sb && !sameType(sa.type, ia, sb.type, ib))) {
-    add({
-      area,
-      change: "changed",
-      subject: `${subject}[key]`,
-      aspect: "index signature",
-      from: sa ? ts(sa.type) : "none",
-      to: sb ? ts(sb.type) : "none",
-      location: at("[key]"),
-    });
-  }
-}
-
-function diffFieldType(
-  path: string,
-  area: DiffArea,
-  ta: TypeNode,
-  ia: DeclarationIndex,
-  tb: TypeNode,
-  ib: DeclarationIndex,
-  add: Add,
-  visiting: Set<string>,
-  location: FieldLocation,
-): void {
-  if (sameType(ta, ia, tb, ib)) return;
-  // A capability declared as a bare `object` that gained sub-capabilities (or lost
-  // them): list the sub-capabilities rather than the whole type.
-  const bare = (t: TypeNode) => t.kind === "keyword" && t.keyword === "object";
-  const declared = bare(ta) ? objectView(tb, ib) : objectView(ta, ia);
-  if (area === "capabilities" && bare(ta) !== bare(tb) && declared && declared.properties.length > 0) {
-    const none: TypeNode = { kind: "object", properties: [] };
-    diffObject(bare(ta) ? none : ta, ia, bare(tb) ? none : tb, ib, path, area, add, visiting, location);
-    return;
-  }
-  // Two object types of which at least one is written inline (params: {...} became
-  // params: CallToolRequestParams): compare their fields rather than their names.
-  const objects = objectView(ta, ia) && objectView(tb, ib);
-  const sameName = ta.kind === "reference" && tb.kind === "reference" && ta.name === tb.name;
-  if (objects && !sameName) {
-    const names = [ta, tb].flatMap((t) => (t.kind === "reference" ? [t.name] : []));
-    if (names.some((n) => visiting.has(n))) return;
-    diffObject(ta, ia, tb, ib, path, area, add, new Set([...visiting, ...names]), location);
-    return;
-  }
-  if (ta.kind === "array" && tb.kind === "array") {
-    diffFieldType(`${path}[]`, area, ta.element, ia, tb.element, ib, add, visiting, {
-      type: location.type,
-      fields: [...location.fields, "[]"],
-    });
-    return;
-  }
-  if (unionMembersDiff(path, area, ta, ia, tb, ib, add, location)) return;
-  add({ area, change: "changed", subject: path, aspect: "type", from: ts(ta), to: ts(tb), location });
 }

@@ -47,12 +47,18 @@ export function summaryLine(diff: RevisionDiff): string {
 
 const shorten = (text: string, max = 110) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** One entry in words, e.g. "tools/call result: CallToolResult → CallToolResult | InputRequiredResult". */
+/**
+ * One entry in words, e.g. "tools/call result: CallToolResult → CallToolResult | InputRequiredResult",
+ * "Tool.name: constraint @maxLength 128 added", "CompleteResult.completion.values constraint: @maxItems 100 → @maxItems 50".
+ */
 function describe(e: DiffEntry, code: (s: string) => string): string {
   const value = (v: string | undefined) => code(shorten(v ?? ""));
   if (e.change === "renamed") return `${code(e.subject)} → ${code(e.to!)} (a guess: ${e.note})`;
   if (e.aspect === "member") {
     return `${code(e.subject)}: member ${e.change === "added" ? value(e.to) : value(e.from)} ${e.change}`;
+  }
+  if (e.aspect === "constraint" && e.change !== "changed") {
+    return `${code(e.subject)}: constraint ${e.change === "added" ? value(e.to) : value(e.from)} ${e.change}`;
   }
   if (e.change === "changed")
     return `${code(e.subject)} ${e.aspect}: ${value(e.from)} → ${value(e.to)}${e.note ? ` (${e.note})` : ""}`;

@@ -136,6 +136,10 @@ class Planner {
   private readonly sourceMethods: Map<string, RevisionModel["methods"][number]>;
 
   cover(e: DiffEntry): Result {
+    // A constraint (@maxLength, @pattern, ...) bounds values without changing their shape: nothing
+    // to convert, and no rule could make a value fit (truncating a name changes what it names).
+    if (e.aspect === "constraint")
+      return generic("copied: a constraint changes no shape; the target's validator judges the value");
     switch (e.area) {
       case "envelope":
         return generic(

@@ -139,6 +139,106 @@ describe("one kind of entry at a time", () => {
       [{ area: "types", change: "added", subject: "XParams", to: "interface" }],
     ],
     [
+      "a constraint added to a field, one changed",
+      "export interface Tool {\n  name: string;\n  /** @maxItems 10 */\n  tags: string[];\n}",
+      "export interface Tool {\n  /** @maxLength 128 */\n  name: string;\n  /** @maxItems 20 */\n  tags: string[];\n}",
+      [
+        { area: "fields", change: "added", subject: "Tool.name", aspect: "constraint", to: "@maxLength 128" },
+        {
+          area: "fields",
+          change: "changed",
+          subject: "Tool.tags",
+          aspect: "constraint",
+          from: "@maxItems 10",
+          to: "@maxItems 20",
+        },
+      ],
+    ],
+    [
+      "a constraint removed from a type alias",
+      "/** @pattern ^[a-z]+$ */\nexport type Slug = string;",
+      "export type Slug = string;",
+      [{ area: "types", change: "removed", subject: "Slug", aspect: "constraint", from: "@pattern ^[a-z]+$" }],
+    ],
+    [
+      "a constraint inside an inline object",
+      "export interface R { completion: { values: string[] } }",
+      "export interface R {\n  completion: {\n    /** @maxItems 100 */\n    values: string[];\n  };\n}",
+      [{ area: "fields", change: "added", subject: "R.completion.values", aspect: "constraint", to: "@maxItems 100" }],
+    ],
+    [
+      "a field coming to name a constrained alias takes its constraint",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: string; tags: string[] }",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug; tags: Slug[] }",
+      [
+        { area: "fields", change: "added", subject: "P.id", aspect: "constraint", to: "@maxLength 64" },
+        { area: "fields", change: "added", subject: "P.tags[]", aspect: "constraint", to: "@maxLength 64" },
+      ],
+    ],
+    [
+      "an alias's constraint changed is reported once, where the alias is declared",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      "/** @maxLength 32 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      [
+        {
+          area: "types",
+          change: "changed",
+          subject: "Slug",
+          aspect: "constraint",
+          from: "@maxLength 64",
+          to: "@maxLength 32",
+        },
+      ],
+    ],
+    [
+      "the same constraint moved from a field to the alias it names: the alias changes, the field does not",
+      "export type Slug = string;\nexport interface P {\n  /** @maxLength 64 */\n  id: string;\n}",
+      "/** @maxLength 64 */\nexport type Slug = string;\nexport interface P { id: Slug }",
+      [{ area: "types", change: "added", subject: "Slug", aspect: "constraint", to: "@maxLength 64" }],
+    ],
+    [
+      "@TJS-type integer is a constraint; @TJS-type number on a number is none",
+      "export interface P { n: number; m: number }",
+      "export interface P {\n  /** @TJS-type integer */\n  n: number;\n  /** @TJS-type number */\n  m: number;\n}",
+      [{ area: "fields", change: "added", subject: "P.n", aspect: "constraint", to: "@TJS-type integer" }],
+    ],
+    [
+      "@nullable adds null where it was not a value, as `| null` would, and nothing where it was",
+      "export interface P { s: string; ttl: number | null }",
+      "export interface P {\n  /** @nullable */\n  s: string;\n  /** @nullable */\n  ttl: number | null;\n}",
+      [{ area: "fields", change: "added", subject: "P.s", aspect: "member", to: "null" }],
+    ],
+    [
+      "docs reworded, a comment added, declarations reordered: no change",
+      "/** A tool. */\nexport interface Tool { name: string }\nexport type Slug = string;",
+      "// Slugs first.\nexport type Slug = string;\n/**\n * A tool, reworded.\n */\nexport interface Tool {\n  /** Its name. */\n  name: string;\n}",
+      [],
+    ],
+    [
+      "a field added with a constraint prints it",
+      "export interface Tool { title?: string }",
+      "export interface Tool {\n  title?: string;\n  /** @maxLength 128 */\n  name?: string;\n}",
+      [{ area: "fields", change: "added", subject: "Tool.name", aspect: "optional", to: "string (@maxLength 128)" }],
+    ],
+    [
+      "an interface spelled as an alias of the same object type: no change",
+      "export interface E { a: string; b?: number }",
+      "export type E = { a: string; b?: number };",
+      [],
+    ],
+    [
+      "an interface becoming an alias of an object type with a field more: the field is the entry",
+      "export interface E { a: string }",
+      "export type E = { a: string; b: number };",
+      [{ area: "fields", change: "added", subject: "E.b", aspect: "required", to: "number" }],
+    ],
+    [
+      "an interface becoming a nullable alias of the same object type: the kind is the entry",
+      "export interface E { a: string }",
+      "/** @nullable */\nexport type E = { a: string };",
+      [{ area: "types", change: "changed", subject: "E", aspect: "kind", from: "interface", to: "alias" }],
+    ],
+    [
       "interface becoming alias",
       "export interface E { a: string }",
       "export type E = { a: string } | string;",
@@ -306,7 +406,13 @@ describe("the pinned revisions", () => {
     expect(markdown).toContain("- **Added** `InputRequiredResult` (interface)");
     expect(markdown).toContain("- **Added** `Result.resultType` (required): `ResultType`");
     expect(markdown).toContain("- **Changed** `JSON-RPC` lifecycle: `initialize` → `per-request`");
+    // basic/lifecycle#initialization: what may be sent before the handshake completes goes with the handshake.
+    expect(markdown).toContain(
+      "- **Changed** `JSON-RPC` beforeInitialized: `client: ping; server: notifications/message, ping` → `none`",
+    );
     expect(markdown).toContain("- **Added** `UNSUPPORTED_PROTOCOL_VERSION`: `-32022`");
+    // changelog#minor-changes 6: resource not found becomes -32602 (the schema has no constant for it).
+    expect(markdown).toContain("- **Changed** `resourceNotFound` error code: `-32002` → `-32602` (renumbered)");
     expect(markdown).toContain("- **Added** `CacheableResult` (interface)");
     expect(markdown).toContain(
       "- **Changed** `ListToolsResult` extends: `PaginatedResult` → `PaginatedResult, CacheableResult`",
