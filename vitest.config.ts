@@ -14,6 +14,9 @@ const packageTests = [
   "test/server/snapshot-warm.test.ts",
 ];
 
+/** Upstream's whole schema history, generated, type-checked and compared with ajv state by state: minutes. */
+const historyTests = ["test/history/**/*.test.ts"];
+
 /** What runs again on another Node version: the packed packages, snapshots and the transports. */
 const nodeTests = [
   "test/package/exports.test.ts",
@@ -55,12 +58,17 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       // `npm test`: every unit and integration test.
-      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: packageTests } },
+      {
+        extends: true,
+        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: [...packageTests, ...historyTests] },
+      },
       // `npm run test:packages`: the slow tests of what is published (why each is slow: its header).
       { extends: true, test: { name: "packages", include: packageTests } },
       // `npm run test:node`, which CI runs again on the newest Node LTS: what depends on the Node
       // version, not on mcpgen's logic (packed packages loading, snapshots, sockets, pipes, decoders).
       { extends: true, test: { name: "node", include: nodeTests } },
+      // `npm run test:history`, which CI runs: every state of upstream's draft schema as a revision never seen.
+      { extends: true, test: { name: "history", include: historyTests } },
     ],
   },
 });

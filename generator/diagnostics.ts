@@ -34,6 +34,8 @@ export const ErrorCode = {
   ExtendsCycle: "E_EXTENDS_CYCLE",
   /** A JSDoc validation annotation (@minimum, @format, @TJS-type, ...) that cannot be honoured where it stands. */
   UnsupportedAnnotation: "E_UNSUPPORTED_ANNOTATION",
+  /** A JSDoc validation annotation whose value cannot be read (`@format: uri`): a warning, the tag is ignored. */
+  UnreadableAnnotation: "E_UNREADABLE_ANNOTATION",
 
   // the method model and the overlay (generator/model)
   /** A required const (LATEST_PROTOCOL_VERSION, JSONRPC_VERSION) is missing. */

@@ -37,6 +37,7 @@ export function buildModel(source: SchemaSource, overlay: MethodOverlay = method
     },
     overlay,
   });
+  model.diagnostics.unshift(...(parsed.warnings ?? []));
   const errors = model.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new SchemaError(source.file, errors);
   return model;
@@ -81,6 +82,7 @@ export function buildExtension(
     },
     Object.prototype.hasOwnProperty.call(overlay, source.extension) ? overlay[source.extension] : undefined,
   );
+  model.diagnostics.unshift(...(parsed.warnings ?? []));
   const errors = model.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new SchemaError(source.file, errors);
   return model;

@@ -199,6 +199,14 @@ export class CheckTypes {
     return { kinds, literals };
   }
 
+  /** Whether no JSON value has the type (`never`, `undefined`, or an alias of them): a property of it must be absent. */
+  mustBeAbsent(type: TypeNode, seen = new Set<string>()): boolean {
+    if (type.kind === "keyword") return type.keyword === "never" || type.keyword === "undefined";
+    if (type.kind !== "reference" || seen.has(type.name)) return false;
+    const declaration = this.index.get(type.name);
+    return declaration?.kind === "alias" && this.mustBeAbsent(declaration.type, new Set([...seen, type.name]));
+  }
+
   admitsNull(type: TypeNode): boolean {
     if (type.kind === "keyword") return ["null", "any", "unknown"].includes(type.keyword);
     if (type.kind === "union") return type.members.some((m) => this.admitsNull(m));

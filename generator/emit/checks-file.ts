@@ -148,11 +148,22 @@ export class CheckEmitter {
       `if (!${this.runtime("isObject")}(v)) return ${this.runtime("fail")}(f, "type", "must be an object");`,
     ];
     const body: string[] = [];
+    /** Whether the body reads a value into `x` (a body of absent-property tests alone does not). */
+    let readsValues = false;
     for (const property of properties) {
       const key = JSON.stringify(property.name);
+      if (this.types.mustBeAbsent(property.type)) {
+        // `a: never` (or `a?: never`): no JSON value has that type, so the property must be
+        // absent, required or not (typescript-json-schema leaves it out of properties and required).
+        body.push(
+          `if (${this.read("v", property.name)} !== undefined) return ${this.runtime("failAt")}(f, ${key}, "not", "must not be present");`,
+        );
+        continue;
+      }
       const checks = this.statements(property.type, "x", key, this.propertyHint(property, owner), property.constraints);
       // An optional property that takes any value (unknown) has nothing to check: not even read.
       if (property.optional && checks.length === 0) continue;
+      readsValues = true;
       body.push(`x = ${this.read("v", property.name)};`);
       if (!property.optional) {
         body.push(`if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks);
@@ -171,12 +182,12 @@ export class CheckEmitter {
         `return ${this.runtime("failAt")}(f, k, "not", "must not be present");`,
         `}`,
       ];
-      if (body.length > 0) lines.push("let x: unknown;", ...body);
-      lines.push(...loop, "return true;");
+      lines.push(...(readsValues ? ["let x: unknown;"] : []), ...body, ...loop, "return true;");
       return lines;
     }
     const values = type && this.statements(type, "x", "k", `${owner}$values`);
     if (values && values.length > 0) {
+      readsValues = true;
       body.push(
         `for (const k in v) {`,
         ...skipDeclared,
@@ -186,8 +197,7 @@ export class CheckEmitter {
         `}`,
       );
     }
-    if (body.length > 0) lines.push("let x: unknown;", ...body);
-    lines.push("return true;");
+    lines.push(...(readsValues ? ["let x: unknown;"] : []), ...body, "return true;");
     return lines;
   }
 

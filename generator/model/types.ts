@@ -197,6 +197,8 @@ export interface ParsedSchema {
    * base type, not the local alias.
    */
   imports?: ImportedName[];
+  /** What the parser read past (an annotation it could not read), in file order, when anything. */
+  warnings?: Diagnostic[];
 }
 
 /** One name an extension imports from its base revision. */

@@ -57,6 +57,7 @@ export function parseSchema(input: SchemaInput): ParsedSchema {
 
 class SchemaReader implements SchemaContext {
   private readonly problems: LocatedDiagnostic[] = [];
+  private readonly warnings: LocatedDiagnostic[] = [];
   /** Every type reference read, checked against the declared names at the end. */
   private readonly references: { name: string; location: SourceLocation }[] = [];
   private readonly constants = new Map<string, Constant>();
@@ -86,6 +87,8 @@ class SchemaReader implements SchemaContext {
       if (Node.isInterfaceDeclaration(statement)) declarations.push(this.readInterface(statement));
       else if (Node.isTypeAliasDeclaration(statement)) declarations.push(this.readTypeAlias(statement));
       else if (Node.isImportDeclaration(statement) && this.input.base) continue;
+      // A stray `;` (`interface A { ... };`) is an empty statement: it declares nothing.
+      else if (Node.isEmptyStatement(statement)) continue;
       else if (!Node.isVariableStatement(statement)) {
         this.fail(
           statement,
@@ -102,6 +105,7 @@ class SchemaReader implements SchemaContext {
       declarations: declarations.sort((a, b) => byCodeUnit(a.name, b.name)),
       constants: [...this.constants.values()].sort((a, b) => byCodeUnit(a.name, b.name)),
       ...(imports.length > 0 ? { imports } : {}),
+      ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}),
     };
   }
 
@@ -352,6 +356,10 @@ class SchemaReader implements SchemaContext {
 
   fail(node: Node, code: ErrorCode, message: string): void {
     this.problems.push(problemAt(code, message, this.locationOf(node)));
+  }
+
+  warn(node: Node, code: ErrorCode, message: string): void {
+    this.warnings.push({ ...problemAt(code, message, this.locationOf(node)), severity: "warning" });
   }
 
   locationOf(node: Node): SourceLocation {

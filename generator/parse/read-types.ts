@@ -1,7 +1,7 @@
 // Schema types' members and type expressions → the model's TypeNode: one
 // reader per construct a schema type may use (properties, index signatures,
 // keywords, literals, references, `typeof` of a const, unions, intersections,
-// arrays, tuples, object literals, Array<T> and Record<string, T>); anything
+// arrays, tuples, object literals, Array<T> and Record<K, T>); anything
 // else is reported with its location and a stable code, never mapped to
 // `unknown`. Which declarations hold them is parse-schema.ts's.
 import type {
@@ -31,6 +31,8 @@ import { Node, SyntaxKind } from "./ts-morph.js";
 export interface SchemaContext {
   /** Reports a problem at a node. */
   fail(node: Node, code: ErrorCode, message: string): void;
+  /** Reports a warning at a node: something read and set aside, generation goes on. */
+  warn(node: Node, code: ErrorCode, message: string): void;
   locationOf(node: Node): SourceLocation;
   /** A type reference by name, recorded for the check that it is declared; the name it stands for. */
   refer(name: string, location: SourceLocation): string;
@@ -171,25 +173,63 @@ export class TypeReader {
       return { kind: "keyword", keyword: "never" };
     }
     if (name === "Array" && args.length === 1) return { kind: "array", element: this.readType(args[0]!) };
-    if (name === "Record" && args.length === 2) {
-      const key = args[0]!.getText();
-      if (key === "string" || key === "number") {
-        return {
-          kind: "object",
-          properties: [],
-          indexSignature: { keyName: "key", keyType: key, type: this.readType(args[1]!), doc: emptyDoc() },
-        };
-      }
-    }
+    if (name === "Record" && args.length === 2) return this.readRecord(node, args[0]!, args[1]!);
     if (args.length > 0 || builtinGenerics.has(name)) {
       this.schema.fail(
         node,
         ErrorCode.UnsupportedType,
-        `generic type ${node.getText()} is not supported (only Array<T> and Record<string, T>)`,
+        `generic type ${node.getText()} is not supported (only Array<T> and Record<K, T>)`,
       );
       return { kind: "keyword", keyword: "never" };
     }
     return { kind: "reference", name: this.schema.refer(name, this.schema.locationOf(node)) };
+  }
+
+  /**
+   * `Record<K, V>` as TypeScript reads it: K `string` or `number` is an index
+   * signature; a union with `string` in it is `string` (the literals add no key
+   * `string` does not already admit: `Record<"name" | string, V>`); string
+   * literals alone are required properties. Any other K is refused.
+   */
+  private readRecord(node: Node, keyNode: TsTypeNode, valueNode: TsTypeNode): TypeNode {
+    const keys = Node.isUnionTypeNode(keyNode) ? keyNode.getTypeNodes() : [keyNode];
+    const keywordsIn = new Set(keys.map((k) => k.getKind()));
+    const literals = keys.map((k) => (Node.isLiteralTypeNode(k) ? literalValue(k.getLiteral()) : undefined));
+    const onlyStringsAnd = (keyword: SyntaxKind) =>
+      keys.every((k, i) => k.getKind() === keyword || typeof literals[i] === "string");
+    const keyType =
+      keywordsIn.has(SyntaxKind.StringKeyword) && onlyStringsAnd(SyntaxKind.StringKeyword)
+        ? "string"
+        : keys.length === 1 && keywordsIn.has(SyntaxKind.NumberKeyword)
+          ? "number"
+          : undefined;
+    if (keyType) {
+      return {
+        kind: "object",
+        properties: [],
+        indexSignature: { keyName: "key", keyType, type: this.readType(valueNode), doc: emptyDoc() },
+      };
+    }
+    if (literals.every((l) => typeof l === "string")) {
+      const names = [...new Set(literals as string[])];
+      const location = this.schema.locationOf(node);
+      return {
+        kind: "object",
+        properties: names.map((name) => ({
+          name,
+          optional: false,
+          type: this.readType(valueNode),
+          doc: emptyDoc(),
+          location,
+        })),
+      };
+    }
+    this.schema.fail(
+      node,
+      ErrorCode.UnsupportedType,
+      `${node.getText()}: a Record's key type must be string, number, or string literals (with or without string)`,
+    );
+    return { kind: "keyword", keyword: "never" };
   }
 
   /** `typeof CONST`: the constant's literal type, remembering the constant for printing. */
@@ -232,10 +272,18 @@ export function readDoc(node: JSDocableNode & Node): Doc {
   return last ? parseJsDoc(last.getText()) : emptyDoc();
 }
 
-/** The validation annotations of a JSDoc; a tag that cannot be honoured is an error at the node. */
+/**
+ * The validation annotations of a JSDoc; a tag that cannot be honoured is an
+ * error at the node, one whose value cannot be read a warning there.
+ */
 export function readAnnotations(schema: SchemaContext, doc: Doc, node: Node): Constraints | undefined {
-  const { constraints, problems } = readConstraints(doc);
+  const { constraints, problems, unreadable } = readConstraints(doc);
   for (const problem of problems) schema.fail(node, ErrorCode.UnsupportedAnnotation, problem);
+  for (const { tag, message } of unreadable) {
+    const docs = Node.isJSDocable(node) ? node.getJsDocs() : [];
+    const at = docs[docs.length - 1]?.getTags().find((t) => t.getTagName() === tag);
+    schema.warn(at ?? node, ErrorCode.UnreadableAnnotation, message);
+  }
   return constraints;
 }
 

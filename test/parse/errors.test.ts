@@ -57,11 +57,11 @@ const cases: { name: string; schema: string; errors: string[] }[] = [
     ],
   },
   {
-    name: "generic types other than Array<T> and Record<string, V>, and qualified names",
-    schema: `export interface A { a: string }\nexport type P = Partial<A>;\nexport type R = Record<"a", string>;\nexport type Q = ns.A;`,
+    name: "generic types other than Array<T> and Record<K, V>, a Record keyed by a type, and qualified names",
+    schema: `export interface A { a: string }\nexport type P = Partial<A>;\nexport type R = Record<A, string>;\nexport type Q = ns.A;`,
     errors: [
-      "schema.ts:2:17: error E_UNSUPPORTED_TYPE: generic type Partial<A> is not supported (only Array<T> and Record<string, T>)",
-      'schema.ts:3:17: error E_UNSUPPORTED_TYPE: generic type Record<"a", string> is not supported (only Array<T> and Record<string, T>)',
+      "schema.ts:2:17: error E_UNSUPPORTED_TYPE: generic type Partial<A> is not supported (only Array<T> and Record<K, T>)",
+      "schema.ts:3:17: error E_UNSUPPORTED_TYPE: Record<A, string>: a Record's key type must be string, number, or string literals (with or without string)",
       "schema.ts:4:17: error E_UNSUPPORTED_TYPE: qualified name ns.A is not supported",
     ],
   },

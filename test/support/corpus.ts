@@ -6,6 +6,7 @@
 // arrays). Shared by the validator and shim tests.
 import { objectView, indexDeclarations, type DeclarationIndex } from "../../generator/model/resolve.js";
 import type { Constraints, RevisionModel, TypeNode } from "../../generator/model/types.js";
+import { patternExample } from "./pattern-example.js";
 
 export interface Seed {
   /** The schema type the value is an instance of. */
@@ -48,11 +49,7 @@ export class Sampler {
       case "keyword":
         switch (type.keyword) {
           case "string":
-            return constraints?.format === "byte"
-              ? "aGVsbG8="
-              : constraints?.format === "uri"
-                ? "https://example.com/x"
-                : "text";
+            return stringWithin(constraints);
           case "number":
             return numberWithin(constraints);
           case "boolean":
@@ -104,6 +101,8 @@ export class Sampler {
     const out: Record<string, unknown> = {};
     for (const p of properties) {
       if (p.optional && (!options.full || depth > maxDepth)) continue;
+      // `a: never`: no value has the type, so a valid instance leaves the property out.
+      if (p.type.kind === "keyword" && (p.type.keyword === "never" || p.type.keyword === "undefined")) continue;
       out[p.name] = this.sample(p.type, options, depth, p.constraints);
     }
     if (indexType && options.full && depth <= maxDepth) out["extraKey"] = this.sample(indexType, options, depth);
@@ -139,6 +138,17 @@ export class Sampler {
   shapeOf(type: string) {
     return objectView({ kind: "reference", name: type }, this.index);
   }
+}
+
+/** A string its constraints admit: its @pattern's example, base64 for "byte", a URI for "uri", within its lengths. */
+function stringWithin(constraints: Constraints | undefined): string {
+  if (constraints?.pattern !== undefined) return patternExample(constraints.pattern, constraints.minLength);
+  const text =
+    constraints?.format === "byte" ? "aGVsbG8=" : constraints?.format === "uri" ? "https://example.com/x" : "text";
+  const min = constraints?.minLength ?? 0;
+  const max = constraints?.maxLength ?? Infinity;
+  if (text.length >= min && text.length <= max) return text;
+  return "x".repeat(Math.min(Math.max(min, 1), max));
 }
 
 function numberWithin(constraints: Constraints | undefined): number {

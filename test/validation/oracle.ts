@@ -7,7 +7,7 @@
 // per line and "junk\nYQ==" passes; the oracle refuses line terminators before
 // asking it, which makes it the single-line pattern it means to be.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
@@ -29,12 +29,15 @@ export class SchemaJsonOracle {
   readonly definitionsKey: "definitions" | "$defs";
   readonly schema: { definitions?: Record<string, unknown>; $defs?: Record<string, unknown>; $schema: string };
 
-  /** `file`: another schema.json than the revision's (an extension's), relative to the project. */
+  /**
+   * `file`: another schema.json than the revision's (an extension's, an upstream state's), relative to the
+   * project or absolute; or the schema itself.
+   */
   constructor(
     readonly revision: string,
-    file: string = join("spec", revision, "schema.json"),
+    file: string | object = join("spec", revision, "schema.json"),
   ) {
-    this.schema = JSON.parse(readFileSync(join(projectRoot, file), "utf8"));
+    this.schema = typeof file === "string" ? JSON.parse(readFileSync(resolve(projectRoot, file), "utf8")) : file;
     const draft2020 = this.schema.$schema.includes("2020-12");
     this.definitionsKey = draft2020 ? "$defs" : "definitions";
     const options = {
