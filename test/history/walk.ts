@@ -9,7 +9,7 @@
 // kinds of defect as the two files show them (test/validation/defects.ts).
 // A line per state reports what happened, and the diff size against the
 // state before it.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SchemaError } from "../../generator/diagnostics.js";
@@ -45,8 +45,7 @@ export function describeHistoryShard(shard: number, shards: number): void {
     return;
   }
   const states = historyStates(folder);
-  const first = Math.round((shard * states.length) / shards);
-  const end = Math.round(((shard + 1) * states.length) / shards);
+  const [first, end] = shardBounds(states, shard, shards);
   const mine = states.map((state, i) => ({ state, i })).slice(first, end);
   const reports = new Map<string, StateReport>(mine.map(({ state }) => [state.id, {}]));
   /** Per state: its model under each name and the folder each was generated into. */
@@ -147,6 +146,27 @@ export function describeHistoryShard(shard: number, shards: number): void {
       expect([...reports.values()].filter((r) => r.diff !== undefined).length).toBeGreaterThan(0);
     });
   });
+}
+
+/**
+ * The states [first, end) of one shard: runs of equal work, weighed by the
+ * size of each schema.ts (later states are larger, and generating, checking
+ * and sampling one takes time in proportion to its definitions).
+ */
+function shardBounds(states: readonly HistoryState[], shard: number, shards: number): [number, number] {
+  const weights = states.map((state) => statSync(state.schemaTs).size);
+  const total = weights.reduce((a, b) => a + b, 0);
+  /** The index where the weight before it first reaches `k / shards` of the total. */
+  const cut = (k: number) => {
+    if (k >= shards) return states.length;
+    let sum = 0;
+    for (let i = 0; i < states.length; i++) {
+      if (sum >= (k * total) / shards) return i;
+      sum += weights[i]!;
+    }
+    return states.length;
+  };
+  return [cut(shard), cut(shard + 1)];
 }
 
 /** The era-dependent facts (revision facts, method table) that differ between two models of one schema. */
