@@ -286,4 +286,6 @@ export interface SessionHost {
   /** Called once the client has sent notifications/initialized. */
   initialized(session: ServerSession): void;
   closed(session: ServerSession): void;
+  /** Whether a task the session with this sessionId owns still runs in this process. */
+  runsTasksOf(sessionId: string): boolean;
 }

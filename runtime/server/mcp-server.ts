@@ -141,6 +141,7 @@ export class McpServer {
       toolHeaders: (name) => this.toolCatalog.headers(name),
       initialized: () => this.warmUp(),
       closed: (session) => this.sessionClosed(session),
+      runsTasksOf: (sessionId) => this.taskService?.runsTasksOf(sessionId) ?? false,
     };
   }
 

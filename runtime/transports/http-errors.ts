@@ -5,9 +5,13 @@ import type { RequestId } from "../messages.js";
 import { isObject } from "../validation.js";
 import { endJson } from "./http-exchanges.js";
 
-/** Every session is busy (basic/transports: the server may refuse new sessions). */
-export function sessionsBusy(response: ServerResponse): void {
-  httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
+/**
+ * A new session or stream refused (basic/transports: the server may refuse new
+ * sessions): 503 when the server is full, 429 when the caller is at its own
+ * bound; the message names the bound.
+ */
+export function refused(response: ServerResponse, refusal: { status: number; message: string }): void {
+  httpError(response, refusal.status, refusal.message, { "Retry-After": "5" });
 }
 
 /**

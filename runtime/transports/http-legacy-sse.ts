@@ -7,7 +7,7 @@ import type { Authorization } from "../server/authorization.js";
 import type { McpServer } from "../server/mcp-server.js";
 import type { Channel } from "../server/session/session.js";
 import { endAccepted, type RequestAuth } from "./http-exchanges.js";
-import { httpError, sessionNotFound, sessionsBusy } from "./http-errors.js";
+import { httpError, refused, sessionNotFound } from "./http-errors.js";
 import type { MessageReader } from "./http-guard.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
@@ -26,7 +26,9 @@ export class LegacySseEndpoints {
   open(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
-    if (!this.table.roomForOne()) return sessionsBusy(response);
+    const principal = principalOf(auth);
+    const refusal = this.table.roomFor(principal);
+    if (refusal) return refused(response, refusal);
     const id = this.table.newId();
     openEventStream(response);
     const write = (json: string) => {
@@ -34,11 +36,11 @@ export class LegacySseEndpoints {
       if (overfull(response)) response.destroy(); // the client does not read: the session ends (close)
     };
     const session = this.server.connect(write);
-    this.table.legacy.set(id, { session, principal: principalOf(auth), write });
+    this.table.addLegacy(id, { session, principal, write });
     // 2024-11-05 basic/transports#http-with-sse: the first event names where to POST.
     response.write(`event: endpoint\ndata: ${this.messagesPath}?sessionId=${id}\n\n`);
     response.once("close", () => {
-      this.table.legacy.delete(id);
+      this.table.removeLegacy(id);
       session.close();
     });
   }
@@ -46,8 +48,8 @@ export class LegacySseEndpoints {
   /** POST on the messages path: a message of the session its query names. */
   post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
-    const legacy = id === null ? undefined : this.table.legacy.get(id);
-    if (!legacy || legacy.principal !== principalOf(auth)) return sessionNotFound(response, id ?? "(none)");
+    const legacy = id === null ? undefined : this.table.ownedLegacy(id, principalOf(auth));
+    if (!legacy) return sessionNotFound(response, id ?? "(none)");
     this.readMessage(request, response, (message, length) => this.receive(response, legacy, auth, message, length));
   }
 

@@ -33,11 +33,28 @@ export interface HttpOptions extends GuardOptions {
   /** A session without requests or connected streams for this long ends (404 afterwards). Default 30 min. */
   sessionIdleMs?: number;
   /**
-   * Sessions at once. At the cap, a new session evicts the least recently
-   * active idle one (no connected stream, nothing in flight either way); only
-   * when every session is busy is it refused (503 with Retry-After). Default 1000.
+   * Sessions at once (Streamable HTTP and 2024-11-05 HTTP+SSE). At the cap, a
+   * new session evicts an idle one (no connected stream, no request or task
+   * running): the caller's own idlest if it holds its share of the cap
+   * (maxSessions / principals holding sessions) or more, else the idlest of a
+   * principal above its share, else the idlest of all. With none to take it is
+   * refused (503 with Retry-After). Default 1000.
    */
   maxSessions?: number;
+  /**
+   * Sessions one principal (the identity a verified token names) may hold, with
+   * `auth`. Past it, its own idlest idle session makes room; when all of them
+   * are busy the new one is refused (429 with Retry-After). Without `auth`
+   * every caller is the same anonymous principal and this does not apply.
+   * Default: a tenth of maxSessions (100).
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * GET SSE streams (standalone, or a stream resumed with Last-Event-ID) one
+   * principal may have open at once, with `auth` (429 with Retry-After past
+   * it). Default: twice maxSessionsPerPrincipal (200).
+   */
+  maxStreamsPerPrincipal?: number;
   /** Where SSE events are kept for resumption. Default: in memory, bounded. */
   eventStore?: EventStore;
   /** The SSE retry field: how long clients wait before resuming a stream. Default 1000 ms. */

@@ -17,7 +17,7 @@ import { statedVersion } from "../protocol/meta.js";
 import type { MessageReader } from "./http-guard.js";
 import type { HttpOptions } from "./http-options.js";
 import { principalOf, sessionOpening, type HttpSessionTable } from "./http-sessions.js";
-import { httpError, jsonRpcError, requestIdOf, sessionNotFound, sessionsBusy } from "./http-errors.js";
+import { httpError, jsonRpcError, refused, requestIdOf, sessionNotFound } from "./http-errors.js";
 import { ACCEPTS_JSON, ACCEPTS_SSE, accepted, header } from "./http-headers.js";
 import {
   HttpSession,
@@ -118,10 +118,12 @@ export class StreamableHttpEndpoint {
     // made (basic/transports#sending-messages-to-the-server: input not accepted is an HTTP error).
     if (message["id"] === undefined)
       return jsonRpcError(response, 400, -32600, "Invalid Request: initialize must be a request with an id");
-    if (!this.table.roomForOne()) return sessionsBusy(response);
+    const principal = principalOf(auth);
+    const refusal = this.table.roomFor(principal);
+    if (refusal) return refused(response, refusal);
     const state = new HttpSession(this.table.newId(), this.server, this.options.eventStore, this.options.retryMs);
-    state.principal = principalOf(auth);
-    this.table.startOpening();
+    state.principal = principal;
+    this.table.startOpening(principal);
     const opening = sessionOpening(this.table, state);
     const exchange = new PostExchange(response, "json", state, this.options.retryMs, opening, null, auth);
     state.session.receiveMessage(message, exchange);
@@ -206,10 +208,13 @@ export class StreamableHttpEndpoint {
       });
     const sessionId = header(request.headers["mcp-session-id"]);
     if (sessionId === undefined) return httpError(response, 400, "Bad Request: the Mcp-Session-Id header is required");
-    const state = this.table.owned(sessionId, principalOf(auth));
+    const principal = principalOf(auth);
+    const state = this.table.owned(sessionId, principal);
     if (!state) return sessionNotFound(response, sessionId);
     const versionProblem = this.checkVersion(request);
     if (versionProblem) return httpError(response, 400, versionProblem);
+    const refusal = this.table.openStream(principal, response);
+    if (refusal) return refused(response, refusal);
     this.table.touch(state);
 
     const lastEventId = header(request.headers["last-event-id"]);

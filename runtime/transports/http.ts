@@ -43,7 +43,15 @@ export class StreamableHttpTransport {
   private readonly options: Required<
     Omit<
       HttpOptions,
-      keyof GuardOptions | "legacySse" | "host" | "port" | "auth" | "sessionIdPrefix" | "maxHeldBodyBytes"
+      | keyof GuardOptions
+      | "legacySse"
+      | "host"
+      | "port"
+      | "auth"
+      | "sessionIdPrefix"
+      | "maxHeldBodyBytes"
+      | "maxSessionsPerPrincipal"
+      | "maxStreamsPerPrincipal"
     >
   > & {
     legacy: { ssePath: string; messagesPath: string } | null;
@@ -80,7 +88,15 @@ export class StreamableHttpTransport {
         `maxHeldBodyBytes (${maxHeld}) must be at least maxBodyBytes (${this.options.maxBodyBytes})`,
       );
     this.bodies = new BodyBudget(maxHeld);
-    this.table = new HttpSessionTable(this.options, this.host.logger, options.sessionIdPrefix ?? "");
+    const maxSessionsPerPrincipal = options.maxSessionsPerPrincipal ?? Math.ceil(this.options.maxSessions / 10);
+    const limits = {
+      maxSessions: this.options.maxSessions,
+      sessionIdleMs: this.options.sessionIdleMs,
+      maxSessionsPerPrincipal,
+      maxStreamsPerPrincipal: options.maxStreamsPerPrincipal ?? 2 * maxSessionsPerPrincipal,
+      perPrincipal: options.auth !== undefined,
+    };
+    this.table = new HttpSessionTable(limits, this.host.logger, options.sessionIdPrefix ?? "");
     const readMessage: MessageReader = (request, response, then) => this.readMessage(request, response, then);
     this.streamable = new StreamableHttpEndpoint(server, this.host, this.table, readMessage, this.options);
     this.legacySse = this.options.legacy

@@ -98,12 +98,19 @@ export class Connection implements ReceivingSession, LoadingSession {
   }
 
   /**
-   * A request of the client's is being handled, or the server waits for the
-   * client's answer to one of its own: ending the session now would lose work
-   * (an HTTP transport never evicts such a session).
+   * A request of the client's is being handled, the server waits for the
+   * client's answer to one of its own, or a task the session created still
+   * runs (closing the session would cancel it: basic/utilities/tasks binds it
+   * to the session): ending the session now would lose work (an HTTP transport
+   * never evicts such a session). A session's tasks run in its own process.
    */
   get busy(): boolean {
-    return this.requests.size > 0 || (this.outgoingRequests?.size ?? 0) > 0 || this.loads.holding;
+    return (
+      this.requests.size > 0 ||
+      (this.outgoingRequests?.size ?? 0) > 0 ||
+      this.loads.holding ||
+      (this.id !== undefined && this.host.runsTasksOf(this.id))
+    );
   }
 
   /** The client's name and version from initialize. */

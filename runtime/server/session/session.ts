@@ -45,9 +45,10 @@ export class Session {
   }
 
   /**
-   * A request of the client's is being handled, or the server waits for the
-   * client's answer to one of its own: ending the session now would lose work
-   * (an HTTP transport never evicts such a session).
+   * A request of the client's is being handled, the server waits for the
+   * client's answer to one of its own, or a task the session created still
+   * runs: ending the session now would lose work (an HTTP transport never
+   * evicts such a session).
    */
   get busy(): boolean {
     return this.connection.busy;

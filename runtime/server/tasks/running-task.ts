@@ -16,7 +16,7 @@ export interface TaskKeeper {
   readonly store: TaskStore;
   /** Where status changes of subscribable tasks go. */
   readonly subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
-  /** The task ended: it no longer counts against its owner. */
+  /** The task ended: it no longer counts against its requestor. */
   ended(task: RunningTask): void;
 }
 
@@ -37,8 +37,10 @@ export class RunningTask implements RequestTask {
   constructor(
     private readonly service: TaskKeeper,
     readonly taskId: string,
-    /** Who the task belongs to (TaskState.owner): what its per-requestor count is kept under. */
+    /** Who the task belongs to (TaskState.owner). */
     readonly owner: string,
+    /** What its count against maxTasksPerRequestor is kept under (its principal, with authorization). */
+    readonly requestor: string,
     readonly inflight: Inflight,
     readonly flavour: TaskFlavour,
     private readonly session: ServerSession,

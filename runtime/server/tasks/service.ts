@@ -16,6 +16,7 @@ import { requestOf, sessionOf, type Inflight, type RequestContext, type ServerSe
 import type { Scope } from "../types.js";
 import { INTERNAL_ERROR, MissingClientCapabilityError, ProtocolError } from "../errors.js";
 import type { ServerLogger } from "../logging.js";
+import { principalOf, type Authorization } from "../authorization.js";
 import { flavourOf, type TaskFlavour } from "./flavours.js";
 import { TASKS_EXTENSION } from "../../protocol/task-flavours.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./store.js";
@@ -56,10 +57,10 @@ export interface TasksOptions {
   /**
    * Unfinished tasks one requestor may have running in this process (default
    * 100; 2025-11-25 basic/utilities/tasks#resource-management: "Enforce limits
-   * on concurrent tasks per requestor"). The requestor is whom a task belongs
-   * to: the verified principal (extension tasks with authorization), the
-   * session (2025-11-25 tasks; on a stateless POST, the principal), else everyone
-   * without authorization together.
+   * on concurrent tasks per requestor"). With authorization the requestor is
+   * the verified principal, across all its sessions and both flavours of
+   * tasks; without it, whom a task belongs to: the session (2025-11-25 tasks),
+   * else everyone together (extension tasks, a stateless POST's).
    * Past it, a request that must become a task is refused (-32603, "Server
    * busy"); a call the server may answer directly (the extension, a tool's
    * optional support) is answered directly.
@@ -82,7 +83,7 @@ export class TaskService implements TaskKeeper {
   private readonly running = new Map<string, RunningTask>();
   /** The running tasks by owner, so that a closed session's are found without a walk of them all. */
   private readonly runningOf = new Map<string, Set<RunningTask>>();
-  /** Per owner, its tasks being created or running in this process (what maxTasksPerRequestor bounds). */
+  /** Per requestor (requestorOf), its tasks being created or running in this process (what maxTasksPerRequestor bounds). */
   private readonly unfinished = new Map<string, number>();
   /** Where status changes of subscribable tasks go (the server's subscriptions/listen registry). */
   subscribed: ((method: string, taskId: string, params: Record<string, unknown>) => void) | undefined;
@@ -163,16 +164,18 @@ export class TaskService implements TaskKeeper {
       if (options.support === "required") throw this.cannotTakeTask(flavour, inflight.scope);
       return;
     }
-    const owner = flavour!.owner(inflight.scope, sessionOf(context), inflight.channel.authorization);
+    const { authorization } = inflight.channel;
+    const owner = flavour!.owner(inflight.scope, sessionOf(context), authorization);
+    const requestor = requestorOf(owner, authorization);
     // Where the request must become a task (the client asked for one, or the tool runs only as
     // one), a requestor at its limit is refused before the handler runs; the turn counts exactly.
     const mustBeTask = flavour!.clientAsks || options.support === "required";
-    if (mustBeTask && this.atLimit(owner)) throw this.tooManyTasks();
+    if (mustBeTask && this.atLimit(requestor)) throw this.tooManyTasks();
     // 2025-11-25 #ttl-and-resource-management: the requested ttl, which the receiver may override (capped here).
     const requested = flavour!.requestedTtl(inflight.wireParams ?? params);
     const ttlMs = this.capped(requested ?? (options.ttlMs === undefined ? this.ttlMs : options.ttlMs));
     const pollIntervalMs = options.pollIntervalMs ?? this.pollIntervalMs;
-    const turn = this.turner(flavour!, owner, mustBeTask, ttlMs, pollIntervalMs);
+    const turn = this.turner(flavour!, { owner, requestor }, mustBeTask, ttlMs, pollIntervalMs);
     // A 2025-11-25 client asked for the task: it gets one whatever the handler does, however soon
     // it ends (#task-support-and-handling: "MUST return a CreateTaskResult"), so the request turns now.
     if (flavour!.clientAsks) turn(inflight, sessionOf(context));
@@ -183,7 +186,7 @@ export class TaskService implements TaskKeeper {
   /** What turns a request into a task: at once, at the handler's first await, or after `afterMs`. */
   private turner(
     flavour: TaskFlavour,
-    owner: string,
+    { owner, requestor }: { readonly owner: string; readonly requestor: string },
     mustBeTask: boolean,
     ttlMs: number | null,
     pollIntervalMs: number,
@@ -191,7 +194,7 @@ export class TaskService implements TaskKeeper {
     return (inflight, session) => {
       // Input asked for before the turn is answered on the request (tasks.md: resolve MRTR before creating the task).
       if (inflight.done || inflight.cancelled || inflight.task || (inflight.round?.missing.length ?? 0) > 0) return;
-      if (this.atLimit(owner)) {
+      if (this.atLimit(requestor)) {
         if (mustBeTask) return this.refuse(session, inflight, this.tooManyTasks());
         // tasks.md#task-creation: the server decides; this call is answered directly.
         this.logger(
@@ -201,7 +204,7 @@ export class TaskService implements TaskKeeper {
         return;
       }
       // Counted now, before the store is awaited, so that a burst of requests cannot all pass the check.
-      this.unfinished.set(owner, (this.unfinished.get(owner) ?? 0) + 1);
+      this.unfinished.set(requestor, (this.unfinished.get(requestor) ?? 0) + 1);
       const now = new Date().toISOString();
       const state: TaskState = {
         taskId: newTaskId(),
@@ -212,8 +215,8 @@ export class TaskService implements TaskKeeper {
         ttlMs,
         pollIntervalMs,
       };
-      if (mustBeTask) this.start(inflight, flavour, session, state);
-      else void this.create(inflight, flavour, session, state);
+      if (mustBeTask) this.start(inflight, flavour, session, state, requestor);
+      else void this.create(inflight, flavour, session, state, requestor);
     };
   }
 
@@ -223,8 +226,14 @@ export class TaskService implements TaskKeeper {
    * before the store has the task; the client is answered once it has
    * (tasks.md#task-creation: not before a tasks/get would find it).
    */
-  private start(inflight: Inflight, flavour: TaskFlavour, session: ServerSession, state: TaskState): void {
-    const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
+  private start(
+    inflight: Inflight,
+    flavour: TaskFlavour,
+    session: ServerSession,
+    state: TaskState,
+    requestor: string,
+  ): void {
+    const task = new RunningTask(this, state.taskId, state.owner, requestor, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
     this.track(task);
     const stored = this.store.create(state);
@@ -260,22 +269,23 @@ export class TaskService implements TaskKeeper {
     flavour: TaskFlavour,
     session: ServerSession,
     state: TaskState,
+    requestor: string,
   ): Promise<void> {
     try {
       // tasks.md#task-creation: not answered until a tasks/get would find it.
       await this.store.create(state);
     } catch (error) {
-      this.release(state.owner);
+      this.release(requestor);
       this.logger("warning", `${inflight.method} continues without a task: ${(error as Error).message}`);
       return;
     }
     // The handler ended while the task was being stored: it was answered directly.
     if (inflight.done || inflight.cancelled) {
-      this.release(state.owner);
+      this.release(requestor);
       this.forget(state.taskId);
       return;
     }
-    const task = new RunningTask(this, state.taskId, state.owner, inflight, flavour, session, state.ttlMs);
+    const task = new RunningTask(this, state.taskId, state.owner, requestor, inflight, flavour, session, state.ttlMs);
     inflight.task = task;
     this.track(task);
     answerWithTask(session, inflight, flavour.creationResult(state), flavour.createdCheck(inflight.scope.wire.tables));
@@ -311,7 +321,12 @@ export class TaskService implements TaskKeeper {
     const owned = this.runningOf.get(task.owner)!;
     owned.delete(task);
     if (owned.size === 0) this.runningOf.delete(task.owner);
-    this.release(task.owner);
+    this.release(task.requestor);
+  }
+
+  /** Whether work of a task `owner` owns runs in this process (a session's: ending it would cancel that work). */
+  runsTasksOf(owner: string): boolean {
+    return this.runningOf.has(owner);
   }
 
   /**
@@ -331,14 +346,14 @@ export class TaskService implements TaskKeeper {
     }
   }
 
-  private atLimit(owner: string): boolean {
-    return (this.unfinished.get(owner) ?? 0) >= this.maxPerRequestor;
+  private atLimit(requestor: string): boolean {
+    return (this.unfinished.get(requestor) ?? 0) >= this.maxPerRequestor;
   }
 
-  private release(owner: string): void {
-    const count = (this.unfinished.get(owner) ?? 1) - 1;
-    if (count > 0) this.unfinished.set(owner, count);
-    else this.unfinished.delete(owner);
+  private release(requestor: string): void {
+    const count = (this.unfinished.get(requestor) ?? 1) - 1;
+    if (count > 0) this.unfinished.set(requestor, count);
+    else this.unfinished.delete(requestor);
   }
 
   /**
@@ -383,6 +398,15 @@ export class TaskService implements TaskKeeper {
     if (this.maxTtlMs === null) return ttlMs;
     return ttlMs === null ? this.maxTtlMs : Math.min(ttlMs, this.maxTtlMs);
   }
+}
+
+/**
+ * Whom maxTasksPerRequestor counts a task against: with authorization its
+ * principal, whatever session or flavour it came through (one principal's
+ * many sessions must not fill the store); without it, the task's owner.
+ */
+function requestorOf(owner: string, authorization: Authorization | undefined): string {
+  return authorization ? `principal ${principalOf(authorization)}` : owner;
 }
 
 /**
