@@ -68,7 +68,12 @@ export class InsufficientScopeError extends ProtocolError {
   }
 }
 
-/** Throws InsufficientScopeError when `authorization` lacks one of `needed`; without authorization (no auth configured) nothing is checked. */
+/**
+ * Throws InsufficientScopeError when `authorization` lacks one of `needed`;
+ * without authorization (no auth configured) nothing is checked. Every path
+ * that reveals a protected thing (a call, a read, a prompt, a completion, a
+ * subscription) checks through here.
+ */
 export function requireScopes(
   authorization: Authorization | undefined,
   needed: readonly string[] | undefined,
@@ -77,6 +82,56 @@ export function requireScopes(
   if (!authorization || !needed || needed.length === 0) return;
   const missing = authorization.missing(needed);
   if (missing.length > 0) throw new InsufficientScopeError(needed, what, missing);
+}
+
+/**
+ * Whether a list shows an entry that needs `needed` to the caller: only when it
+ * may use it (2026-07-28 basic/authorization/security-considerations#access-token-privilege-restriction:
+ * no data to unauthorized parties). Without authorization everything is shown.
+ */
+export function allows(authorization: Authorization | undefined, needed: readonly string[] | undefined): boolean {
+  return !authorization || !needed || needed.length === 0 || authorization.missing(needed).length === 0;
+}
+
+/** Whether a registration declares scopes (a list that shows it then depends on the caller). */
+export function declaresScopes(scopes: readonly string[] | undefined): scopes is readonly string[] {
+  return scopes !== undefined && scopes.length > 0;
+}
+
+/**
+ * The caching hints of a list result: a list that some entries' scopes filter
+ * per caller is "private" whatever the server's default, so that no cache shared
+ * across tokens serves one caller's list to another
+ * (server/utilities/caching#choosing-a-cache-scope).
+ */
+export function listCacheHint<H extends { readonly cacheScope: "public" | "private" }>(
+  hint: H,
+  authorization: Authorization | undefined,
+  filtered: boolean,
+): H {
+  return authorization && filtered && hint.cacheScope !== "private" ? { ...hint, cacheScope: "private" } : hint;
+}
+
+// setTimeout's longest delay (2^31 - 1 ms, about 24.8 days); a later expiry is waited for in steps.
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/**
+ * Calls `expired` once the request's token expires (`AuthInfo.expiresAt`), so
+ * that what a long-lived stream delivers stops with the token that authorized
+ * it; returns what cancels the wait. Nothing happens without an expiry.
+ */
+export function atExpiry(authorization: Authorization | undefined, expired: () => void): () => void {
+  const expiresAt = authorization?.info.expiresAt;
+  if (expiresAt === undefined || !Number.isFinite(expiresAt)) return () => {};
+  let timer: ReturnType<typeof setTimeout>;
+  const wait = (): void => {
+    const left = expiresAt * 1000 - Date.now();
+    // Never synchronously: the caller arms this before what `expired` ends is in place.
+    timer = left <= 0 ? setTimeout(expired, 0) : setTimeout(wait, Math.min(left, LONGEST_TIMER_MS));
+    (timer as { unref?: () => void }).unref?.();
+  };
+  wait();
+  return () => clearTimeout(timer);
 }
 
 /** Checks the `scopes` option of a registration: non-empty strings without spaces (RFC 6749 §3.3 scope tokens). */

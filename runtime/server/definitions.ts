@@ -86,10 +86,16 @@ export interface ServerOptions {
   bus?: ServerBus;
 }
 
-/** Completes one argument: the values that start with, or otherwise fit, what the user typed. */
+/**
+ * Completes one argument: the values that start with, or otherwise fit, what
+ * the user typed. `request` is the request's context, as handlers get it
+ * (`authInfo`, `signal`, ...); the prompt's or template's `scopes` are checked
+ * before a completer is called.
+ */
 export type Completer = (
   value: string,
   context: { readonly arguments: Readonly<Record<string, string>> },
+  request: RequestContext,
 ) => readonly string[] | Promise<readonly string[]>;
 
 // --- tools --------------------------------------------------------------------

@@ -27,6 +27,7 @@ import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
 import { ServedRevisions } from "./session/revisions.js";
 import { RequestStateCodec } from "./input/request-state.js";
 import { Listeners } from "./subscriptions.js";
+import { listCacheHint, requireScopes } from "./authorization.js";
 import { META_SERVER_INFO } from "../protocol/meta.js";
 import { ToolCatalog, type TaskScheduler } from "./features/tools.js";
 import { TaskService } from "./tasks/service.js";
@@ -100,7 +101,7 @@ export class McpServer {
     this.served = new ServedRevisions(options.revisions);
     this.requestState = new RequestStateCodec(options.requestState);
     this.serverInfoInResults = options.serverInfoInResults ?? true;
-    this.listeners = new Listeners(options.subscriptions);
+    this.listeners = new Listeners(options.subscriptions, (uri) => this.resources.scopesOf(uri));
     this.cacheHint = checkedCacheHint({ ttlMs: 0, cacheScope: "private", ...options.cache }, "the server's cache");
     this.logger = options.logger ?? stderrLogger(options.logLevel ?? "warning");
     this.toolCatalog = new ToolCatalog(this.logger, checkedDefinition);
@@ -402,11 +403,13 @@ export class McpServer {
       session.logLevel = params["level"];
       return {};
     },
-    "resources/subscribe": (params, _inflight, session) => {
+    "resources/subscribe": (params, inflight, session) => {
       const uri = params["uri"] as string;
       const { uriLength } = this.sessionLimits;
       if (uri.length > uriLength)
         throw invalidParams(`the uri is ${uri.length} characters long, over this server's ${uriLength}`);
+      // A subscription tells of a protected resource's changes: it needs the scopes a read needs.
+      requireScopes(inflight.channel.authorization, this.resources.scopesOf(uri), `resource ${uri}`);
       const limit = this.sessionLimits.subscriptions;
       if (!session.subscriptions.has(uri) && session.subscriptions.size >= limit)
         throw invalidParams(`at most ${limit} subscriptions per session`);
@@ -436,34 +439,41 @@ export class McpServer {
   private readonly handlers: { readonly [method: string]: MethodHandler } = {
     // tools/list in a deterministic order (changelog minor change 3), by name.
     "tools/list": (params: { cursor?: string }, context: RequestContext) => {
-      const page = paginate(this.toolCatalog.sorted(), params.cursor, this.pageSize);
+      const { authorization } = requestOf(context).channel;
+      const page = paginate(this.toolCatalog.sorted(authorization), params.cursor, this.pageSize);
       // 2025-11-25 server/tools#tool-level-negotiation: where the client asks for tasks, each tool says
       // whether it runs as one (execution.taskSupport; the handler revision has no such member).
       const withExecution = this.servingTasks && flavourOf(requestOf(context).scope.wire)?.clientAsks;
       const tools = page.items.map((t) =>
         withExecution && t.task ? { ...t.tool, execution: { taskSupport: t.task.support ?? "optional" } } : t.tool,
       );
-      return withCursor({ tools, ...this.cacheHint }, page.nextCursor);
+      const hint = listCacheHint(this.cacheHint, authorization, this.toolCatalog.scoped);
+      return withCursor({ tools, ...hint }, page.nextCursor);
     },
     "tools/call": (params: CallToolRequestParams, context: RequestContext) =>
       this.toolCatalog.call(params, context, this.scheduleTask),
     "resources/list": async (params: { cursor?: string }, context: RequestContext) => {
       const page = paginate(await this.resources.list(context), params.cursor, this.pageSize);
-      return withCursor({ resources: page.items, ...this.cacheHint }, page.nextCursor);
+      const hint = listCacheHint(this.cacheHint, requestOf(context).channel.authorization, this.resources.scoped);
+      return withCursor({ resources: page.items, ...hint }, page.nextCursor);
     },
-    "resources/templates/list": (params: { cursor?: string }) => {
-      const page = paginate(this.resources.listTemplates(), params.cursor, this.pageSize);
-      return withCursor({ resourceTemplates: page.items, ...this.cacheHint }, page.nextCursor);
+    "resources/templates/list": (params: { cursor?: string }, context: RequestContext) => {
+      const { authorization } = requestOf(context).channel;
+      const page = paginate(this.resources.listTemplates(authorization), params.cursor, this.pageSize);
+      const hint = listCacheHint(this.cacheHint, authorization, this.resources.templatesScoped);
+      return withCursor({ resourceTemplates: page.items, ...hint }, page.nextCursor);
     },
     "resources/read": (params: ReadResourceRequestParams, context: RequestContext) =>
       this.resources.read(params, context),
-    "prompts/list": (params: { cursor?: string }) => {
-      const page = paginate(this.prompts.list(), params.cursor, this.pageSize);
-      return withCursor({ prompts: page.items, ...this.cacheHint }, page.nextCursor);
+    "prompts/list": (params: { cursor?: string }, context: RequestContext) => {
+      const { authorization } = requestOf(context).channel;
+      const page = paginate(this.prompts.list(authorization), params.cursor, this.pageSize);
+      const hint = listCacheHint(this.cacheHint, authorization, this.prompts.scoped);
+      return withCursor({ prompts: page.items, ...hint }, page.nextCursor);
     },
     "prompts/get": (params: GetPromptRequestParams, context: RequestContext) => this.prompts.get(params, context),
-    "completion/complete": (params: CompleteRequestParams) =>
-      complete(params, { prompts: this.prompts, resources: this.resources }),
+    "completion/complete": (params: CompleteRequestParams, context: RequestContext) =>
+      complete(params, { prompts: this.prompts, resources: this.resources }, context),
   };
 
   private readonly notificationHandlers: { readonly [method: string]: (params: any, session: ServerSession) => void } =

@@ -2,7 +2,8 @@
 // requests on which the server delivers the change notifications a client
 // opted in to, each tagged with the listen request's id. The registry is the
 // server's, across connections, and bounded: a client cannot grow it without
-// limit.
+// limit. A resource's updates need the scopes its reads need, and a
+// subscription ends (gracefully) when the token that opened it expires.
 import { isObject } from "../validation.js";
 import type { RequestId } from "../messages.js";
 import { complete } from "./request/outcome.js";
@@ -11,7 +12,7 @@ import type { Inflight, ServerSession } from "./context.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
-import { principalOf } from "./authorization.js";
+import { atExpiry, declaresScopes, principalOf, requireScopes } from "./authorization.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
 const FILTER = {
@@ -73,7 +74,11 @@ export class Listeners {
   private readonly maxPerPrincipal: number;
   private readonly maxUris: number;
 
-  constructor(limits: ListenLimits = {}) {
+  constructor(
+    limits: ListenLimits = {},
+    /** The scopes reading a resource needs (none for a URI nothing serves): its updates need them too. */
+    private readonly scopesOf: (uri: string) => readonly string[] | undefined = () => undefined,
+  ) {
     this.maxListeners = limits.maxListeners ?? 1000;
     this.maxPerPrincipal = limits.maxListenersPerPrincipal ?? 100;
     this.maxUris = limits.maxUrisPerListener ?? 1000;
@@ -120,6 +125,7 @@ export class Listeners {
       }
     }
     const honoredUris = offers(RESOURCE_UPDATED) ? new Set(uris) : new Set<string>();
+    this.requireResourceScopes(inflight, honoredUris);
     if (requested["resourceSubscriptions"] !== undefined && offers(RESOURCE_UPDATED))
       honored["resourceSubscriptions"] = [...honoredUris];
     const keyed = new Map<string, Set<string>>();
@@ -173,6 +179,9 @@ export class Listeners {
     // Again: a keyed filter's lookup may have let others subscribe meanwhile.
     this.refuseOverLimit(principal);
     return new Promise((resolve) => {
+      // Past its token's expiry a subscription would go on telling of changes unauthorized: it ends
+      // gracefully, and the client listens again with a fresh token (#graceful-closure).
+      const stopWaiting = atExpiry(inflight.channel.authorization, () => this.closeGracefully(listener));
       const listener: Listener = {
         id,
         session,
@@ -181,6 +190,7 @@ export class Listeners {
         uris: honoredUris,
         keyed,
         end: (result) => {
+          stopWaiting();
           if (this.open.delete(listener) && principal !== "") {
             const left = this.byPrincipal.get(principal)! - 1;
             if (left === 0) this.byPrincipal.delete(principal);
@@ -231,14 +241,34 @@ export class Listeners {
 
   /** #graceful-closure: the server ends every subscription with a result carrying its id. */
   closeAll(): void {
-    for (const listener of [...this.open]) {
-      // Sent now, before the connection under it closes; the listen request's promise then settles unused.
-      complete(listener.session, listener.inflight, {
-        resultType: "complete",
-        _meta: { [META_SUBSCRIPTION_ID]: listener.id },
-      });
-      listener.end(undefined);
+    for (const listener of [...this.open]) this.closeGracefully(listener);
+  }
+
+  private closeGracefully(listener: Listener): void {
+    if (!this.open.has(listener)) return;
+    // Sent now, before the connection under it closes; the listen request's promise then settles unused.
+    complete(listener.session, listener.inflight, {
+      resultType: "complete",
+      _meta: { [META_SUBSCRIPTION_ID]: listener.id },
+    });
+    listener.end(undefined);
+  }
+
+  /**
+   * -32010 insufficient_scope (403 over HTTP) naming every scope the resources
+   * in `uris` need, when the caller lacks one: an update tells of a protected
+   * resource as a read does (basic/authorization#runtime-insufficient-scope-errors: one challenge).
+   */
+  private requireResourceScopes(inflight: Inflight, uris: ReadonlySet<string>): void {
+    const needed = new Set<string>();
+    const protectedUris: string[] = [];
+    for (const uri of uris) {
+      const scopes = this.scopesOf(uri);
+      if (!declaresScopes(scopes)) continue;
+      protectedUris.push(uri);
+      for (const scope of scopes) needed.add(scope);
     }
+    requireScopes(inflight.channel.authorization, [...needed], `updates of resource ${protectedUris.join(" ")}`);
   }
 
   private deliver(listener: Listener, method: string, params: Record<string, unknown>): void {

@@ -130,6 +130,10 @@ export class ResourceServer {
         message: "Service Unavailable: the token cannot be verified now",
       };
     }
+    // What a caller makes is bound to its issuer, subject and client (principalOf): a token naming neither
+    // a subject nor a client cannot be told apart from another such token, and would share their sessions.
+    if (!info.subject && !info.clientId)
+      return this.unauthorized("invalid_token", "Unauthorized: the token names neither a subject (sub) nor a client");
     const authorization: Authorization = {
       info,
       missing: (needed) => needed.filter((scope) => !info.scopes.some((granted) => this.implies(granted, scope))),

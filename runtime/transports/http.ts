@@ -22,6 +22,7 @@ import {
   type MessageReader,
 } from "./http-guard.js";
 import { ResourceServer } from "./auth.js";
+import { atExpiry } from "../server/authorization.js";
 import { InMemoryEventStore } from "./sse.js";
 import { HttpSessionTable } from "./http-sessions.js";
 import { httpError, jsonRpcError } from "./http-errors.js";
@@ -182,6 +183,9 @@ export class StreamableHttpTransport {
     auth: RequestAuth | undefined,
   ): void {
     const { legacy } = this.options;
+    // A GET is a long-lived stream (the standalone one, a resumption, or a 2024-11-05 session's): it ends
+    // when its token expires, and the client comes back with a fresh one (basic/authorization#token-handling).
+    if (request.method === "GET") endAtExpiry(response, auth);
     if (path === this.options.path) {
       if (request.method === "POST") return this.streamable.post(request, response, auth);
       if (request.method === "GET")
@@ -252,6 +256,13 @@ export class StreamableHttpTransport {
       this.failed(request, response, thrown);
     }
   }
+}
+
+/** Ends a stream's response when the token that opened it expires. */
+function endAtExpiry(response: ServerResponse, auth: RequestAuth | undefined): void {
+  if (!auth) return;
+  const stop = atExpiry(auth.authorization, () => response.end());
+  response.once("close", stop);
 }
 
 export interface HttpServerHandle {

@@ -51,12 +51,16 @@ export const initializeMessage = (protocolVersion = "2025-11-25", id: number | s
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw-http", version: "1" } },
 });
 
-/** Initializes a session; returns its id. */
-export async function openSession(url: string, protocolVersion = "2025-11-25"): Promise<string> {
-  const response = await post(url, initializeMessage(protocolVersion));
+/** Initializes a session (with `headers` on both requests, e.g. Authorization); returns its id. */
+export async function openSession(
+  url: string,
+  protocolVersion = "2025-11-25",
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const response = await post(url, initializeMessage(protocolVersion), headers);
   const id = response.headers["mcp-session-id"];
   if (typeof id !== "string") throw new Error(`no session id: ${response.status} ${response.body}`);
-  await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { "Mcp-Session-Id": id });
+  await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "Mcp-Session-Id": id });
   return id;
 }
 

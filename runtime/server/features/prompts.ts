@@ -1,9 +1,9 @@
 // The prompts feature (server/prompts): prompts checked as they are
 // registered (the Prompt schema type, the scopes, completers only for
-// arguments a prompt has), listed, and got: an unknown name or a missing
-// required argument is -32602 (server/prompts#error-handling), and a handler's
-// string becomes one user message.
-import { checkedScopes, requireScopes } from "../authorization.js";
+// arguments a prompt has), listed (to a caller, those its scopes allow), and
+// got: an unknown name or a missing required argument is -32602
+// (server/prompts#error-handling), and a handler's string becomes one user message.
+import { allows, checkedScopes, declaresScopes, requireScopes, type Authorization } from "../authorization.js";
 import type { Completer, PromptDefinition, PromptHandler, Returned } from "../definitions.js";
 import { invalidParams } from "../errors.js";
 import type {
@@ -62,9 +62,14 @@ export class PromptCatalog {
     return this.byName.delete(name);
   }
 
-  /** prompts/list, in registration order. */
-  list(): Prompt[] {
-    return [...this.byName.values()].map((p) => p.prompt);
+  /** Whether a prompt declares scopes: prompts/list then depends on the caller. */
+  get scoped(): boolean {
+    return [...this.byName.values()].some((p) => declaresScopes(p.scopes));
+  }
+
+  /** prompts/list, in registration order: the prompts `authorization` may get. */
+  list(authorization: Authorization | undefined): Prompt[] {
+    return [...this.byName.values()].filter((p) => allows(authorization, p.scopes)).map((p) => p.prompt);
   }
 
   async get(
@@ -87,10 +92,14 @@ export class PromptCatalog {
     return { messages: [{ role: "user", content: { type: "text", text: returned } }] };
   }
 
-  /** The completer of a prompt's argument (none: no values); an unknown prompt is -32602. */
-  completer(name: string, argument: string): Completer | undefined {
+  /**
+   * The completer of a prompt's argument (none: no values); an unknown prompt
+   * is -32602, and one whose scopes the caller lacks is refused as prompts/get is.
+   */
+  completer(name: string, argument: string, context: RequestContext): Completer | undefined {
     const prompt = this.byName.get(name);
     if (!prompt) throw invalidParams(`Unknown prompt: ${name}`, { name });
+    requireScopes(requestOf(context).channel.authorization, prompt.scopes, `prompt ${name}`);
     return prompt.completers[argument];
   }
 }

@@ -1,11 +1,11 @@
 // The resources feature (server/resources): resources at fixed URIs and
 // resource templates (RFC 6570), checked as they are registered (the Resource
 // and ResourceTemplate schema types, the cache hint, the scopes, completers
-// only for variables a template has), listed, and read: a fixed URI first,
-// then the first template that matches, the result completed with its cache
-// hint. A URI nothing serves is ResourceNotFoundError, whose code is the
-// client's revision's.
-import { checkedScopes, requireScopes } from "../authorization.js";
+// only for variables a template has), listed (to a caller, those its scopes
+// allow), and read: a fixed URI first, then the first template that matches,
+// the result completed with its cache hint. A URI nothing serves is
+// ResourceNotFoundError, whose code is the client's revision's.
+import { allows, checkedScopes, declaresScopes, requireScopes, type Authorization } from "../authorization.js";
 import type {
   CacheHint,
   Completer,
@@ -66,6 +66,27 @@ export class ResourceCatalog {
     return this.resources.has(uri);
   }
 
+  /** Whether a resource or template declares scopes: the lists then depend on the caller. */
+  get scoped(): boolean {
+    return [...this.resources.values()].some((r) => declaresScopes(r.scopes)) || this.templatesScoped;
+  }
+
+  /** Whether a template declares scopes: resources/templates/list then depends on the caller. */
+  get templatesScoped(): boolean {
+    return [...this.templates.values()].some((t) => declaresScopes(t.definition.scopes));
+  }
+
+  /**
+   * The scopes reading `uri` needs: its fixed resource's, else the first
+   * matching template's (as read picks them); none for a URI nothing serves.
+   */
+  scopesOf(uri: string): readonly string[] | undefined {
+    const fixed = this.resources.get(uri);
+    if (fixed) return fixed.scopes;
+    for (const { matcher, definition } of this.templates.values()) if (matcher.match(uri)) return definition.scopes;
+    return undefined;
+  }
+
   /** Checks a resource's definition and adds it; a TypeError names what is wrong with it. */
   add(uri: string, definition: ResourceDefinition, handler: ResourceHandler): void {
     if (this.resources.has(uri))
@@ -106,17 +127,26 @@ export class ResourceCatalog {
     return this.templates.delete(uriTemplate);
   }
 
-  /** resources/list: the fixed resources, then what each template's `list` returns. */
+  /**
+   * resources/list: the fixed resources, then what each template's `list`
+   * returns; of both, those the caller's scopes allow it to read (a template
+   * it may not read is not asked to list).
+   */
   async list(context: RequestContext): Promise<Resource[]> {
-    const listed: Resource[] = [...this.resources.values()].map((r) => r.resource);
+    const { authorization } = requestOf(context).channel;
+    const listed: Resource[] = [...this.resources.values()]
+      .filter((r) => allows(authorization, r.scopes))
+      .map((r) => r.resource);
     for (const { definition } of this.templates.values())
-      if (definition.list) listed.push(...(await definition.list(context)));
+      if (definition.list && allows(authorization, definition.scopes)) listed.push(...(await definition.list(context)));
     return listed;
   }
 
-  /** resources/templates/list, in registration order. */
-  listTemplates(): ResourceTemplate[] {
-    return [...this.templates.values()].map((t) => t.template);
+  /** resources/templates/list, in registration order: the templates `authorization` may read. */
+  listTemplates(authorization: Authorization | undefined): ResourceTemplate[] {
+    return [...this.templates.values()]
+      .filter((t) => allows(authorization, t.definition.scopes))
+      .map((t) => t.template);
   }
 
   async read(
@@ -152,10 +182,18 @@ export class ResourceCatalog {
     return { contents: [{ uri, text: returned, ...(mimeType !== undefined ? { mimeType } : {}) }], ...hint };
   }
 
-  /** The completer of a template's variable (none: no values); an unknown template is -32602. */
-  completer(uriTemplate: string, variable: string): Completer | undefined {
+  /**
+   * The completer of a template's variable (none: no values); an unknown
+   * template is -32602, and one whose scopes the caller lacks is refused as a read is.
+   */
+  completer(uriTemplate: string, variable: string, context: RequestContext): Completer | undefined {
     const template = this.templates.get(uriTemplate);
     if (!template) throw invalidParams(`Unknown resource template: ${uriTemplate}`, { uri: uriTemplate });
+    requireScopes(
+      requestOf(context).channel.authorization,
+      template.definition.scopes,
+      `resource template ${uriTemplate}`,
+    );
     return template.definition.complete?.[variable];
   }
 }

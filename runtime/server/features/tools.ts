@@ -24,7 +24,7 @@ import type { ServerLogger } from "../logging.js";
 import { headerParams, type HeaderParam } from "../../protocol/headers.js";
 import { InputRequired } from "../input/round.js";
 import type { ToolTaskOptions } from "../tasks/service.js";
-import { checkedScopes, requireScopes } from "../authorization.js";
+import { allows, checkedScopes, declaresScopes, requireScopes, type Authorization } from "../authorization.js";
 import { requestOf, type RequestContext } from "../context.js";
 import type { Returned, ToolDefinition, ToolHandler, ToolReturn } from "../definitions.js";
 
@@ -121,11 +121,19 @@ export class ToolCatalog {
     return this.byName.get(name)?.headers;
   }
 
-  /** Every tool in name order (tools/list is deterministic: changelog minor change 3). */
-  sorted(): RegisteredTool[] {
-    return [...this.byName.values()].sort((a, b) =>
-      a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0,
-    );
+  /**
+   * The tools `authorization` may call, in name order (tools/list is
+   * deterministic: changelog minor change 3); every tool without authorization.
+   */
+  sorted(authorization: Authorization | undefined): RegisteredTool[] {
+    return [...this.byName.values()]
+      .filter((t) => allows(authorization, t.scopes))
+      .sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
+  }
+
+  /** Whether a tool declares scopes: tools/list then depends on the caller. */
+  get scoped(): boolean {
+    return [...this.byName.values()].some((t) => declaresScopes(t.scopes));
   }
 
   /** Compiles every inputSchema off the request path, in a later task (loading ajv if one needs it). */
