@@ -31,7 +31,7 @@ class JwksServer {
   port = 0;
 
   constructor(private readonly jwks: { keys: JWK[] }) {
-    this.server = createServer((request, response) => {
+    this.server = createServer((_request, response) => {
       this.fetches++;
       if (this.mode === "good")
         return void response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(this.jwks));
