@@ -5,7 +5,12 @@
 // dependencies: only a server that imports "mcpgen/jwt" needs it installed.
 import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import type { AuthInfo } from "../server/authorization.js";
-import { InvalidTokenError, canonicalResource, type TokenVerifier } from "../transports/auth.js";
+import {
+  InvalidTokenError,
+  canonicalResource,
+  type TokenVerifier,
+  type TokenVerifierContext,
+} from "../transports/auth.js";
 import { RemoteKeySet } from "./key-set.js";
 
 export interface JwtVerifierOptions {
@@ -69,6 +74,11 @@ const TOKEN_ERRORS = [
   errors.JWKSMultipleMatchingKeys,
 ];
 
+/** Where the key set's outages are told when the verifier is called outside a transport. */
+const STDERR: TokenVerifierContext = {
+  log: (level, message) => void process.stderr.write(`mcpgen/jwt ${level}: ${message}\n`),
+};
+
 /** A verifier of JWT access tokens: signature by a key of the set, issuer, audience, expiry. */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if ((options.jwksUrl === undefined) === (options.jwks === undefined))
@@ -89,7 +99,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   return async (token, context) => {
     let payload: JWTPayload;
     try {
-      const keys = local ?? ((header, input) => remote!.key(header, input, context));
+      const keys = local ?? ((header, input) => remote!.key(header, input, context ?? STDERR));
       ({ payload } = await jwtVerify(token, keys, {
         issuer: issuers,
         algorithms: [...(options.algorithms ?? ASYMMETRIC)],

@@ -36,7 +36,10 @@ export class VerifierUnavailableError extends Error {
   }
 }
 
-/** What the transport gives a verifier besides the token: the server's logger, for what is worth one line (an outage), never a line per request. */
+/**
+ * What the transport gives a verifier besides the token: the server's logger, for what is worth
+ * one line (an outage), never a line per request. A verifier called without it logs to stderr.
+ */
 export interface TokenVerifierContext {
   log(level: "warning" | "error", message: string): void;
 }
@@ -46,7 +49,7 @@ export interface TokenVerifierContext {
  * (or an error named so, or with `code: "invalid_token"`) says what is wrong with the token
  * (401); any other error is the verifier failing (503).
  */
-export type TokenVerifier = (token: string, context: TokenVerifierContext) => Promise<AuthInfo>;
+export type TokenVerifier = (token: string, context?: TokenVerifierContext) => Promise<AuthInfo>;
 
 /** Whether a verifier's error blames the token: the exported class, or a user's own by its documented marks. */
 export function isInvalidTokenError(error: unknown): error is Error {
