@@ -52,7 +52,7 @@ export interface TokenVerifierContext {
 export type TokenVerifier = (token: string, context?: TokenVerifierContext) => Promise<AuthInfo>;
 
 /** Whether a verifier's error blames the token: the exported class, or a user's own by its documented marks. */
-export function isInvalidTokenError(error: unknown): error is Error {
+export function isInvalidTokenError(error: unknown): error is { message?: unknown } {
   if (error instanceof InvalidTokenError) return true;
   if (typeof error !== "object" || error === null) return false;
   const { name, code } = error as { name?: unknown; code?: unknown };
@@ -182,7 +182,8 @@ export class ResourceServer {
       // The reason, never the token: a verifier's message might quote it.
       if (isInvalidTokenError(error)) {
         this.outage.checked(log);
-        return this.unauthorized("invalid_token", `Unauthorized: ${redact(error.message, token)}`);
+        const why = typeof error.message === "string" && error.message ? error.message : "the token is invalid";
+        return this.unauthorized("invalid_token", `Unauthorized: ${redact(why, token)}`);
       }
       // Not the token's fault (the key set cannot be fetched, a database is down): not a 401,
       // which would send the client to re-authorize for nothing.
