@@ -9,13 +9,55 @@
 import type { IncomingMessage } from "node:http";
 import type { AuthInfo, Authorization } from "../server/authorization.js";
 
-/** Why a token was refused, said without the token (RFC 6750 §3.1 error_description). */
+/**
+ * Why a token was refused, said without the token (RFC 6750 §3.1 error_description): the
+ * request is answered 401 `invalid_token`, which sends an OAuth client to get a new token.
+ * An error of a class of your own counts too when its `name` is "InvalidTokenError" (as the
+ * official SDK's is) or its `code` is "invalid_token".
+ */
 export class InvalidTokenError extends Error {
   override name = "InvalidTokenError";
+  readonly code = "invalid_token";
 }
 
-/** Checks a bearer token: resolves with who it stands for, or rejects: InvalidTokenError says what is wrong with the token (401); any other error is the verifier failing (503). */
-export type TokenVerifier = (token: string) => Promise<AuthInfo>;
+/**
+ * The verifier cannot check tokens now (its key set or introspection endpoint is down): 503
+ * with `Retry-After`, so clients retry instead of re-authorizing. Any error that is not an
+ * invalid-token error means the same; this one also says when to retry.
+ */
+export class VerifierUnavailableError extends Error {
+  override name = "VerifierUnavailableError";
+  constructor(
+    message: string,
+    /** The `Retry-After` of the 503, in seconds. */
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What the transport gives a verifier besides the token: the server's logger, for what is worth
+ * one line (an outage), never a line per request. A verifier called without it logs to stderr.
+ */
+export interface TokenVerifierContext {
+  log(level: "warning" | "error", message: string): void;
+}
+
+/**
+ * Checks a bearer token: resolves with who it stands for, or rejects: an InvalidTokenError
+ * (or an error named so, or with `code: "invalid_token"`) says what is wrong with the token
+ * (401); any other error is the verifier failing (503).
+ */
+export type TokenVerifier = (token: string, context?: TokenVerifierContext) => Promise<AuthInfo>;
+
+/** Whether a verifier's error blames the token: the exported class, or a user's own by its documented marks. */
+export function isInvalidTokenError(error: unknown): error is { message?: unknown } {
+  if (error instanceof InvalidTokenError) return true;
+  if (typeof error !== "object" || error === null) return false;
+  const { name, code } = error as { name?: unknown; code?: unknown };
+  return name === "InvalidTokenError" || code === "invalid_token";
+}
 
 export interface AuthOptions {
   /**
@@ -67,6 +109,7 @@ export class ResourceServer {
   private readonly metadataJson: string;
   private readonly requiredScopes: readonly string[];
   private readonly implies: (granted: string, needed: string) => boolean;
+  private readonly outage = new VerifierOutage();
 
   constructor(private readonly options: AuthOptions) {
     this.resource = canonicalResource(options.resource);
@@ -99,10 +142,23 @@ export class ResourceServer {
 
   /**
    * Checks the request's bearer token: 401 with a challenge when it is
-   * missing or invalid, 403 when it lacks a scope every request needs.
+   * missing or invalid, 400 when the request is malformed, 403 when it lacks a
+   * scope every request needs, 503 when the verifier cannot check it now.
    */
-  async authenticate(request: IncomingMessage, log: (message: string) => void): Promise<AuthOutcome> {
-    const header = request.headers.authorization;
+  async authenticate(
+    request: IncomingMessage,
+    log: (level: "warning" | "error", message: string) => void,
+  ): Promise<AuthOutcome> {
+    // node:http keeps the first of two Authorization headers (headers.authorization); RFC 9110 §5.3 makes
+    // it one field and RFC 6750 §3.1 such a request invalid_request, so a proxy and this server never act on different ones.
+    const headers = request.headersDistinct["authorization"];
+    if (headers !== undefined && headers.length > 1)
+      return this.unauthorized(
+        "invalid_request",
+        "Bad Request: the request has more than one Authorization header",
+        400,
+      );
+    const header = headers?.[0];
     if (header === undefined)
       // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
       return this.unauthorized(
@@ -111,25 +167,36 @@ export class ResourceServer {
       );
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match)
-      return this.unauthorized("invalid_request", "Unauthorized: the Authorization header is not a bearer token", 400);
+      return this.unauthorized(
+        "invalid_request",
+        header.includes(",")
+          ? "Bad Request: the Authorization header carries more than one credential"
+          : "Bad Request: the Authorization header is not a bearer token",
+        400,
+      );
     const token = match[1]!;
     let info: AuthInfo;
     try {
-      info = await this.options.verifier(token);
+      info = await this.options.verifier(token, { log: (level, message) => log(level, redact(message, token)) });
     } catch (error) {
       // The reason, never the token: a verifier's message might quote it.
-      if (error instanceof InvalidTokenError)
-        return this.unauthorized("invalid_token", `Unauthorized: ${redact(error.message, token)}`);
+      if (isInvalidTokenError(error)) {
+        this.outage.checked(log);
+        const why = typeof error.message === "string" && error.message ? error.message : "the token is invalid";
+        return this.unauthorized("invalid_token", `Unauthorized: ${redact(why, token)}`);
+      }
       // Not the token's fault (the key set cannot be fetched, a database is down): not a 401,
       // which would send the client to re-authorize for nothing.
-      log(`token verifier failed: ${redact(String(error), token)}`);
+      this.outage.failed(redact(String(error), token), log);
+      const retryAfter = error instanceof VerifierUnavailableError ? error.retryAfterSeconds : 5;
       return {
         ok: false,
         status: 503,
-        headers: { "Retry-After": "5" },
+        headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfter))) },
         message: "Service Unavailable: the token cannot be verified now",
       };
     }
+    this.outage.checked(log);
     // What a caller makes is bound to its issuer, subject and client (principalOf): a token naming neither
     // a subject nor a client cannot be told apart from another such token, and would share their sessions.
     if (!info.subject && !info.clientId)
@@ -167,7 +234,7 @@ export class ResourceServer {
       status,
       headers: {
         "WWW-Authenticate": challenge({
-          ...(error ? { error, error_description: message.replace(/^Unauthorized: /, "") } : {}),
+          ...(error ? { error, error_description: message.replace(/^(Unauthorized|Bad Request): /, "") } : {}),
           resource_metadata: this.metadataUrl,
           ...(scope ? { scope } : {}),
         }),
@@ -178,8 +245,10 @@ export class ResourceServer {
 }
 
 /**
- * The canonical form of the server's URI (basic/authorization#canonical-server-uri):
- * absolute, lower-case scheme and host, no fragment, no trailing slash.
+ * The canonical form of the server's URI (basic/authorization#canonical-server-uri), the form
+ * audiences are compared in: absolute, lower-case scheme and host, no default port, no fragment,
+ * no trailing slash. Userinfo, path and query are kept (RFC 3986 §6.2.2 normalizes, never drops,
+ * them): `http://attacker@host/mcp` is another URI than `http://host/mcp`.
  */
 export function canonicalResource(uri: string): string {
   let url: URL;
@@ -192,13 +261,43 @@ export function canonicalResource(uri: string): string {
   }
   if (url.hash || uri.includes("#")) throw new TypeError(`auth.resource ${uri} must not have a fragment (RFC 8707 §2)`);
   const path = url.pathname.replace(/\/+$/, "");
-  return `${url.protocol}//${url.host}${path}${url.search}`; // URL lower-cases scheme and host
+  // URL drops an empty userinfo ("http://@host"); RFC 3986 keeps it, so the "@" is looked for in the text.
+  const userinfo =
+    url.username || url.password || HAS_USERINFO.test(uri)
+      ? `${url.username}${url.password ? `:${url.password}` : ""}@`
+      : "";
+  return `${url.protocol}//${userinfo}${url.host}${path}${url.search}`; // URL lower-cases scheme and host
 }
+
+/** A scheme, then an authority with an "@" before its end ("\\" ends it as "/" does, as URL reads special schemes). */
+const HAS_USERINFO = /^[a-z][a-z0-9+.-]*:[\\/]*[^\\/?#]*@/i;
 
 /** A challenge's parameters as RFC 6750 §3 quotes them. */
 function challenge(params: Record<string, string>): string {
   const parts = Object.entries(params).map(([name, value]) => `${name}="${value.replace(/["\\]/g, "\\$&")}"`);
   return `Bearer ${parts.join(", ")}`;
+}
+
+/** A run of verifier failures, logged once when it starts and once when the verifier checks tokens again: never a line per request. */
+class VerifierOutage {
+  private since: number | undefined;
+  private refused = 0;
+
+  failed(reason: string, log: (level: "warning", message: string) => void): void {
+    this.refused++;
+    if (this.since !== undefined) return;
+    this.since = Date.now();
+    log("warning", `token verifier cannot check tokens: ${reason}; answering 503 until it can`);
+  }
+
+  /** The verifier answered (a token accepted or refused): an outage, if any, is over. */
+  checked(log: (level: "warning", message: string) => void): void {
+    if (this.since === undefined) return;
+    const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
+    log("warning", `token verifier checks tokens again after ${seconds} s; ${this.refused} requests were answered 503`);
+    this.since = undefined;
+    this.refused = 0;
+  }
 }
 
 function redact(text: string, token: string): string {

@@ -34,6 +34,9 @@ import type { HttpOptions } from "./http-options.js";
 
 export type { ResponseMode } from "./http-exchanges.js";
 export type { HttpOptions } from "./http-options.js";
+export { InvalidTokenError, VerifierUnavailableError } from "./auth.js";
+export type { AuthOptions, TokenVerifier, TokenVerifierContext } from "./auth.js";
+export type { AuthInfo } from "../server/authorization.js";
 
 export class StreamableHttpTransport {
   private readonly table: HttpSessionTable;
@@ -167,7 +170,7 @@ export class StreamableHttpTransport {
     // basic/authorization#token-requirements: every HTTP request carries the token, checked before anything else.
     const resourceServer = this.resourceServer;
     this.guarded(request, response, async () => {
-      const outcome = await resourceServer.authenticate(request, (message) => this.host.logger("warning", message));
+      const outcome = await resourceServer.authenticate(request, (level, message) => this.host.logger(level, message));
       // The client left while its token was checked: its response's `close` has fired already, so
       // a session or stream opened for it now would wait for that event forever. Nothing to answer.
       if (response.destroyed) return;
