@@ -3,13 +3,14 @@
 // through one is polled to completion and cancelled through another;
 // subscriptions/listen held on one receives the list_changed caused on
 // another; a multi round-trip retry lands on another process (the shared
-// requestState key); handshake sessions stay with their process behind a
-// balancer with Mcp-Session-Id affinity, including an SSE resumption; Redis
-// stopped mid-test: clear errors, the rest served, recovery once it returns.
+// requestState keys); handshake sessions stay with their process behind
+// docs/deploying.md's nginx (Mcp-Session-Id affinity), including an SSE
+// resumption; Redis stopped mid-test: clear errors, the rest served, recovery
+// once it returns.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { prefixBalancer } from "../fixtures/balancer.js";
+import { startPageNginx } from "../fixtures/nginx.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { ACCEPT_BOTH, initializeMessage, openSse, post } from "../server/http-support.js";
 import { META, call, sleep, startNode, stopNode, type Node } from "./cluster-support.js";
@@ -29,12 +30,17 @@ function listen(node: Node, id: string, notifications: Record<string, unknown>) 
   );
 }
 
+/** docs/deploying.md's nginx block routes sessions of routes a and b, the rest to both: the first two processes. */
+function pageBackends(): Record<string, string> {
+  return { a: `127.0.0.1:${nodes[0]!.port}`, b: `127.0.0.1:${nodes[1]!.port}` };
+}
+
 let redis: RedisServer;
 let nodes: Node[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-  nodes = await Promise.all(["n0", "n1", "n2"].map((route) => startNode(redis.url, route)));
+  nodes = await Promise.all(["a", "b", "c"].map((route) => startNode(redis.url, route)));
 });
 
 afterAll(async () => {
@@ -115,7 +121,7 @@ describe("per-request clients spread over three processes", () => {
     stream.reader.close();
   });
 
-  test("a multi round-trip retry is accepted by another process (the requestState key is shared)", async () => {
+  test("a multi round-trip retry is accepted by another process (the requestState keys are shared)", async () => {
     const [a, b] = nodes as [Node, Node];
     const first = await call(a, "tools/call", { name: "confirm", arguments: {} }, "confirm");
     expect(first.body["result"].resultType).toBe("input_required");
@@ -136,12 +142,9 @@ describe("per-request clients spread over three processes", () => {
   });
 });
 
-describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", () => {
+describe("handshake sessions behind the page's nginx, with Mcp-Session-Id affinity", () => {
   test("the official SDK client's session stays on one process; others serve other sessions", async () => {
-    const balancer = await prefixBalancer(
-      nodes.map((n) => n.url),
-      ["n0", "n1", "n2"],
-    );
+    const balancer = await startPageNginx(pageBackends());
     try {
       const seen = new Set<number>();
       for (let i = 0; i < 6; i++) {
@@ -158,15 +161,12 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       }
       expect(seen.size).toBeGreaterThan(1); // sessions were spread
     } finally {
-      balancer.close();
+      await balancer.stop();
     }
   });
 
-  test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through the balancer", async () => {
-    const balancer = await prefixBalancer(
-      nodes.map((n) => n.url),
-      ["n0", "n1", "n2"],
-    );
+  test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through nginx", async () => {
+    const balancer = await startPageNginx(pageBackends());
     try {
       const init = await post(balancer.url, initializeMessage());
       const sessionId = init.headers["mcp-session-id"] as string;
@@ -194,7 +194,7 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       expect(answer["result"].content[0].text).toMatch(/after the poll/);
       resumed.reader.close();
     } finally {
-      balancer.close();
+      await balancer.stop();
     }
   });
 });
