@@ -1,9 +1,10 @@
-// The requestState keys after Redis lost its data (mcpgen/redis
-// requestStateKeys()): a real redis-server restarted empty, or flushed, while
-// one process keeps running and another starts afterwards. A multi round-trip
-// retry carrying state signed by either process is accepted by the other
-// within the documented bound (docs/deploying.md: twice the refresh period
-// after Redis is back), and from then on both sign with the same key.
+// What a deployment keeps after Redis lost its data (docs/deploying.md, "When
+// Redis loses its data"): a real redis-server restarted empty, or flushed,
+// while one process keeps running and another starts afterwards. Tasks are
+// gone; the requestState keys (mcpgen/redis requestStateKeys()) come back: a
+// multi round-trip retry carrying state signed by either process is accepted
+// by the other within the documented bound (twice the refresh period after
+// Redis is back), and from then on both sign with the same key.
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
@@ -75,9 +76,22 @@ async function acceptedWithinBound(on: Node, round: Round, since: number): Promi
 test("after Redis restarted empty, an old process and one started afterwards accept each other's requestState", async () => {
   const a = await node("a");
   const beforeRestart = await firstRound(a);
+  const task = await call(a, "tools/call", { name: "slow", arguments: { ms: 300 } }, "slow");
+  expect(task.body["result"]).toMatchObject({ resultType: "task" });
+  const taskId = task.body["result"].taskId as string;
   await redis.restart(); // empty: the fixture runs without persistence
   const b = await node("b");
   const back = Date.now();
+
+  // The task is gone, whichever process is asked.
+  for (const on of [a, b]) {
+    let got = await call(on, "tasks/get", { taskId }, taskId);
+    for (let i = 0; i < 50 && got.body["error"]?.code === -32603; i++) {
+      await sleep(100); // the old process reconnecting
+      got = await call(on, "tasks/get", { taskId }, taskId);
+    }
+    expect(got.body["error"]).toMatchObject({ code: -32602, message: expect.stringMatching(/Task not found/) });
+  }
   const fromB = await firstRound(b);
 
   // State signed before the restart by the old process, and state signed by the new one, both verify across.
