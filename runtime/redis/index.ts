@@ -5,7 +5,7 @@
 // - a bus (RedisBus, pub/sub): list_changed, resources/updated and task
 //   status reach listeners and handshake subscribers held by any process, and
 //   tasks/cancel and tasks/update reach the process running the task;
-// - the requestState signing key, so that a multi round-trip retry may land on
+// - the requestState signing keys, so that a multi round-trip retry may land on
 //   another process (2026-07-28 basic/patterns/mrtr).
 // Handshake sessions (2025-11-25 and before) stay with the process that
 // opened them: the load balancer routes by Mcp-Session-Id (ARCHITECTURE.md).
@@ -18,6 +18,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import type { ServerLogger } from "../server/logging.js";
 import type { BusMessage, ServerBus } from "../server/outgoing/bus.js";
+import { RedisRequestStateKeys, type RequestStateKeyOptions } from "./request-state-keys.js";
 import { isTerminal, type TaskChange, type TaskState, type TaskStore } from "../server/tasks/store.js";
 
 export interface RedisStateOptions {
@@ -59,6 +60,7 @@ export class RedisState {
   /** Commands waiting for their answer, oldest first; the watchdog rejects those past their deadline. */
   private readonly waiting = new Set<Waiter>();
   private watchdog: ReturnType<typeof setInterval> | undefined;
+  private keySource: Promise<RedisRequestStateKeys> | undefined;
 
   private constructor(
     private readonly commands: Client,
@@ -178,19 +180,29 @@ export class RedisState {
   }
 
   /**
-   * The HMAC key requestState is signed with (ServerOptions.requestState.keys),
-   * the same in every process: the first process to ask creates it.
+   * The keys requestState is signed with (ServerOptions.requestState.keys),
+   * shared by every process: each signs with the oldest and verifies with all,
+   * and re-publishes its own after Redis lost them (request-state-keys.ts).
    */
-  async requestStateKey(): Promise<string> {
-    const key = `${this.prefix}:request-state-key`;
-    await this.command(["SET", key, randomBytes(32).toString("base64"), "NX"]);
-    const value = await this.command<string | null>(["GET", key]);
-    if (typeof value !== "string") throw new RedisUnavailableError(`Redis at ${this.where} lost ${key}`);
-    return value;
+  requestStateKeys(options?: RequestStateKeyOptions): Promise<RedisRequestStateKeys> {
+    const started = (this.keySource ??= RedisRequestStateKeys.start(
+      {
+        prefix: this.prefix,
+        script: (script, keys, args) => this.script(script, keys, args),
+        subscribe: (channel, listener) => this.subscriber.subscribe(channel, listener),
+        onReconnect: (listener) => void this.commands.on("ready", listener),
+      },
+      options,
+    ));
+    started.catch(() => {
+      if (this.keySource === started) this.keySource = undefined;
+    });
+    return started;
   }
 
   /** Closes both connections. */
   async close(): Promise<void> {
+    (await this.keySource?.catch(() => undefined))?.stop();
     clearInterval(this.watchdog);
     this.watchdog = undefined;
     await Promise.allSettled([this.commands.close(), this.subscriber.close()]);
@@ -359,3 +371,4 @@ function redactedUrl(url: string): string {
 }
 
 export { isTerminal };
+export { RedisRequestStateKeys, type RequestStateKeyOptions } from "./request-state-keys.js";

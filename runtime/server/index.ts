@@ -8,7 +8,7 @@ export { RequestContext, Session, type Channel, type RequestOptions, type Scope 
 export { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./types.js";
 export { InputRequired, type InputRequestSpec } from "./input/round.js";
 export { InsufficientScopeError, INSUFFICIENT_SCOPE, type AuthInfo, type Authorization } from "./authorization.js";
-export type { RequestStateOptions } from "./input/request-state.js";
+export type { RequestStateKey, RequestStateKeySource, RequestStateOptions } from "./input/request-state.js";
 export type { ListenLimits } from "./subscriptions.js";
 export type { HeaderParam } from "../protocol/headers.js";
 export { TASKS_EXTENSION, type TasksOptions, type ToolTaskOptions } from "./tasks/service.js";

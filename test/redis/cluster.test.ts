@@ -3,53 +3,17 @@
 // through one is polled to completion and cancelled through another;
 // subscriptions/listen held on one receives the list_changed caused on
 // another; a multi round-trip retry lands on another process (the shared
-// requestState key); handshake sessions stay with their process behind a
-// balancer with Mcp-Session-Id affinity, including an SSE resumption; Redis
-// stopped mid-test: clear errors, the rest served, recovery once it returns.
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// requestState keys); handshake sessions stay with their process behind
+// docs/deploying.md's nginx (Mcp-Session-Id affinity), including an SSE
+// resumption; Redis stopped mid-test: clear errors, the rest served, recovery
+// once it returns.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { prefixBalancer } from "../fixtures/balancer.js";
+import { startPageNginx } from "../fixtures/nginx.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { ACCEPT_BOTH, initializeMessage, openSse, post } from "../server/http-support.js";
-
-const FIXTURE = fileURLToPath(new URL("../../dist/test/fixtures/servers/cluster.js", import.meta.url));
-const TASKS = "io.modelcontextprotocol/tasks";
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, extensions: { [TASKS]: {} } },
-  "io.modelcontextprotocol/clientInfo": { name: "cluster-test", version: "1" },
-};
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Node {
-  readonly url: string;
-  readonly port: number;
-  readonly child: ChildProcess;
-  readonly stderr: string[];
-}
-
-async function startNode(redisUrl: string, route: string): Promise<Node> {
-  const child = spawn(process.execPath, [FIXTURE, "--port", "0", "--redis", redisUrl, "--route", route], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const stderr: string[] = [];
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in 15 s: ${stderr.join("")}`)), 15_000);
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      const match = /ready (\S+)/.exec(chunk);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stderr.join("")}`)));
-  });
-  return { url, port: Number(new URL(url).port), child, stderr };
-}
+import { META, call, sleep, startNode, stopNode, type Node } from "./cluster-support.js";
 
 /** Opens subscriptions/listen on a process (per-request POST answered with an SSE stream). */
 function listen(node: Node, id: string, notifications: Record<string, unknown>) {
@@ -66,27 +30,9 @@ function listen(node: Node, id: string, notifications: Record<string, unknown>) 
   );
 }
 
-async function stopNode(node: Node): Promise<void> {
-  if (node.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => node.child.once("exit", resolve));
-  node.child.kill("SIGTERM");
-  const timer = setTimeout(() => node.child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** One per-request (2026-07-28) POST with the headers the revision requires. */
-async function call(node: Node, method: string, params: Record<string, unknown>, name?: string) {
-  const response = await post(
-    node.url,
-    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: META } },
-    {
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": method,
-      ...(name !== undefined ? { "Mcp-Name": name } : {}),
-    },
-  );
-  return { status: response.status, body: JSON.parse(response.body) as Record<string, any> };
+/** docs/deploying.md's nginx block routes sessions of routes a and b, the rest to both: the first two processes. */
+function pageBackends(): Record<string, string> {
+  return { a: `127.0.0.1:${nodes[0]!.port}`, b: `127.0.0.1:${nodes[1]!.port}` };
 }
 
 let redis: RedisServer;
@@ -94,7 +40,7 @@ let nodes: Node[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-  nodes = await Promise.all(["n0", "n1", "n2"].map((route) => startNode(redis.url, route)));
+  nodes = await Promise.all(["a", "b", "c"].map((route) => startNode(redis.url, route)));
 });
 
 afterAll(async () => {
@@ -175,7 +121,7 @@ describe("per-request clients spread over three processes", () => {
     stream.reader.close();
   });
 
-  test("a multi round-trip retry is accepted by another process (the requestState key is shared)", async () => {
+  test("a multi round-trip retry is accepted by another process (the requestState keys are shared)", async () => {
     const [a, b] = nodes as [Node, Node];
     const first = await call(a, "tools/call", { name: "confirm", arguments: {} }, "confirm");
     expect(first.body["result"].resultType).toBe("input_required");
@@ -196,12 +142,9 @@ describe("per-request clients spread over three processes", () => {
   });
 });
 
-describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", () => {
+describe("handshake sessions behind the page's nginx, with Mcp-Session-Id affinity", () => {
   test("the official SDK client's session stays on one process; others serve other sessions", async () => {
-    const balancer = await prefixBalancer(
-      nodes.map((n) => n.url),
-      ["n0", "n1", "n2"],
-    );
+    const balancer = await startPageNginx(pageBackends());
     try {
       const seen = new Set<number>();
       for (let i = 0; i < 6; i++) {
@@ -218,15 +161,12 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       }
       expect(seen.size).toBeGreaterThan(1); // sessions were spread
     } finally {
-      balancer.close();
+      await balancer.stop();
     }
   });
 
-  test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through the balancer", async () => {
-    const balancer = await prefixBalancer(
-      nodes.map((n) => n.url),
-      ["n0", "n1", "n2"],
-    );
+  test("an SSE stream the server closed (SEP-1699 polling) resumes with Last-Event-ID through nginx", async () => {
+    const balancer = await startPageNginx(pageBackends());
     try {
       const init = await post(balancer.url, initializeMessage());
       const sessionId = init.headers["mcp-session-id"] as string;
@@ -254,7 +194,7 @@ describe("handshake sessions behind a balancer with Mcp-Session-Id affinity", ()
       expect(answer["result"].content[0].text).toMatch(/after the poll/);
       resumed.reader.close();
     } finally {
-      balancer.close();
+      await balancer.stop();
     }
   });
 });

@@ -2,8 +2,8 @@
 // "server") started twice with the environment its shell block names, a
 // local authorization server publishing its JWKS over HTTP, a real
 // redis-server, and the official SDK clients with bearer tokens, through a
-// balancer that routes as the page's nginx map does (checked against the
-// shell block's processes).
+// real nginx running the page's nginx block (test/fixtures/nginx.ts), its
+// addresses those of the processes started here.
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import type { webcrypto } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { prefixBalancer } from "../fixtures/balancer.js";
+import { pageProcesses, startPageNginx } from "../fixtures/nginx.js";
 import { startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { post } from "../server/http-support.js";
 import { snippet, workFolder } from "../docs/pages.js";
@@ -28,6 +28,8 @@ let privateKey: webcrypto.CryptoKey;
 let redis: RedisServer;
 const children: ChildProcess[] = [];
 const urls: string[] = [];
+/** The loopback address of each route's process. */
+const backends: Record<string, string> = {};
 
 async function mint(subject: string, scope: string): Promise<string> {
   return new SignJWT({ scope, client_id: "deploy-test" })
@@ -88,6 +90,7 @@ beforeAll(async () => {
     const url = `http://127.0.0.1:${port}/mcp`;
     await waitForServer(url, () => stderr, child);
     urls.push(url);
+    backends[route] = `127.0.0.1:${port}`;
   }
 });
 
@@ -126,7 +129,7 @@ async function waitForServer(url: string, stderr: () => string, child: ChildProc
 }
 
 test("auth, two processes and Redis as the page deploys them", async () => {
-  const lb = await prefixBalancer(urls, ["a", "b"]); // the nginx map of the section
+  const lb = await startPageNginx(backends);
   try {
     // No token: 401 naming the metadata.
     const anonymous = await post(lb.url, { jsonrpc: "2.0", id: 1, method: "ping" });
@@ -192,18 +195,12 @@ test("auth, two processes and Redis as the page deploys them", async () => {
     expect(seen.size).toBe(1);
     await v1.close();
   } finally {
-    lb.close();
+    await lb.stop();
   }
 });
 
-test("the nginx map routes each process's session prefix to that process, the rest to both", () => {
-  const processes = snippet(PAGE, "processes")
-    .split("\n")
-    .filter((line) => line.includes("node server.mjs"))
-    .map((line) => {
-      const value = (name: string) => new RegExp(`\\b${name}=(\\S+)`).exec(line)![1]!;
-      return { route: value("ROUTE"), address: `${value("HOST")}:${value("PORT")}` };
-    });
+test("the nginx block routes each process's session prefix to that process, the rest to both", () => {
+  const processes = pageProcesses();
   const nginx = snippet(PAGE, "balancer");
   const upstreams = new Map(
     [...nginx.matchAll(/upstream (\S+) \{([^}]*)\}/g)].map((m) => [
@@ -211,12 +208,12 @@ test("the nginx map routes each process's session prefix to that process, the re
       [...m[2]!.matchAll(/server (\S+);/g)].map((s) => s[1]!),
     ]),
   );
-  const map = /map \$http_mcp_session_id \$mcp_backend \{([^}]*)\}/.exec(nginx)![1]!;
+  const map = /map "\$http_mcp_session_id\$arg_sessionId" \$mcp_backend \{([^}]*)\}/.exec(nginx)![1]!;
   const routes = [...map.matchAll(/~\^(\w+)\\\. (\S+);/g)].map((m) => ({ route: m[1]!, upstream: m[2]! }));
   expect(routes.map((r) => r.route)).toEqual(processes.map((p) => p.route));
   for (const { route, upstream } of routes)
     expect(upstreams.get(upstream)).toEqual([processes.find((p) => p.route === route)!.address]);
   const fallback = /default (\S+);/.exec(map)![1]!;
   expect(upstreams.get(fallback)).toEqual(processes.map((p) => p.address));
-  expect(nginx).toContain("location /mcp { proxy_pass http://$mcp_backend;");
+  expect(nginx).toContain("proxy_pass http://$mcp_backend;");
 });

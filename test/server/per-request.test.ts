@@ -739,6 +739,29 @@ describe("requestState security", () => {
     const rotated = await connect(buildServer({ requestState: { keys: [KEY_B, KEY_A] } }));
     expect(text(await retry(rotated, await firstRound(a)))).toBe('2026-07-28: accept {"name":"Ada"}');
   });
+
+  test("keys from a source change while the server runs; a state no key verifies is reported to the source", async () => {
+    let keys: readonly string[] = [KEY_A];
+    const accepting: number[] = [];
+    let misses = 0;
+    const source = {
+      current: () => keys,
+      missed: () => void misses++,
+      accepting: (ttlMs: number) => void accepting.push(ttlMs),
+    };
+    const client = await connect(buildServer({ requestState: { keys: source, ttlMs: 60_000 } }));
+    expect(accepting).toEqual([60_000]);
+    const signedWithA = await firstRound(client);
+    keys = [KEY_B, KEY_A]; // rotated: B signs, A still verifies
+    expect(text(await retry(client, signedWithA))).toBe('2026-07-28: accept {"name":"Ada"}');
+    const signedWithB = await firstRound(client);
+    keys = [KEY_B]; // A retired
+    expect((await retry(client, signedWithA))["error"]).toEqual(
+      refusal("requestState failed verification (tampered, or signed with another key)"),
+    );
+    expect(misses).toBe(1);
+    expect(text(await retry(client, signedWithB))).toBe('2026-07-28: accept {"name":"Ada"}');
+  });
 });
 
 describe("subscriptions/listen", () => {

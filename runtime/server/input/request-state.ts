@@ -9,13 +9,31 @@
 // secrets.
 import { nodeCrypto } from "../../node-crypto.js";
 
+/** A requestState key: a string (its UTF-8 bytes) or bytes; at least 16 bytes. */
+export type RequestStateKey = string | Uint8Array;
+
+/**
+ * Keys that may change while the server runs, e.g. shared by several
+ * processes (mcpgen/redis `requestStateKeys()`). Read on every seal and open,
+ * so `current()` answers from memory.
+ */
+export interface RequestStateKeySource {
+  /** The keys now: the first signs, every one verifies. Return the same array while they do not change. */
+  current(): readonly RequestStateKey[];
+  /** A requestState matched none of the keys: perhaps signed with one this process has not seen yet. */
+  missed?(): void;
+  /** Told how long this server accepts a requestState (ttlMs), so that a retired key is kept at least that long. */
+  accepting?(ttlMs: number): void;
+}
+
 export interface RequestStateOptions {
   /**
-   * HMAC keys: the first signs, every one verifies (so keys can rotate).
+   * HMAC keys: the first signs, every one verifies (so keys can rotate); or a
+   * source whose keys change over time (mcpgen/redis `requestStateKeys()`).
    * Default: 32 random bytes made at start, which only this process knows;
    * several server processes serving the same clients must share a key.
    */
-  keys?: readonly (string | Uint8Array)[];
+  keys?: readonly RequestStateKey[] | RequestStateKeySource;
   /** How long a requestState is accepted after it was issued. Default 10 minutes. */
   ttlMs?: number;
   /** Largest requestState accepted, in bytes. Default 256 KiB. */
@@ -49,22 +67,27 @@ export class RequestStateCodec {
   readonly maxBytes: number;
   readonly maxRounds: number;
   private givenKeys: readonly Buffer[] | undefined;
+  private readonly source: RequestStateKeySource | undefined;
+  /** The source's keys as last read, and their bytes. */
+  private sourced: { from: readonly RequestStateKey[]; keys: readonly Buffer[] } | undefined;
 
   constructor(options: RequestStateOptions = {}) {
-    if (options.keys !== undefined) {
-      if (options.keys.length === 0) throw new TypeError("requestState needs at least one key");
-      this.givenKeys = options.keys.map((k) => (typeof k === "string" ? Buffer.from(k, "utf8") : Buffer.from(k)));
-      for (const key of this.givenKeys)
-        if (key.length < 16) throw new TypeError("a requestState key must have at least 16 bytes");
-    }
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.maxBytes = options.maxBytes ?? 256 * 1024;
     this.maxRounds = options.maxRounds ?? 16;
+    const keys = options.keys;
+    if (keys !== undefined && !isKeyList(keys)) {
+      this.source = keys;
+      keys.accepting?.(this.ttlMs);
+    } else if (keys !== undefined) this.givenKeys = keyBytes(keys);
   }
 
   /** The keys; the default one is made when first needed, so a server that never signs loads no crypto. */
   private get keys(): readonly Buffer[] {
-    return (this.givenKeys ??= [nodeCrypto().randomBytes(32)]);
+    if (this.source === undefined) return (this.givenKeys ??= [nodeCrypto().randomBytes(32)]);
+    const now = this.source.current();
+    if (this.sourced?.from !== now) this.sourced = { from: now, keys: keyBytes(now) };
+    return this.sourced.keys;
   }
 
   /** Signs a payload: `v1.<base64url JSON>.<base64url HMAC>`. */
@@ -94,7 +117,10 @@ export class RequestStateCodec {
       const expected = Buffer.from(mac(key, body), "base64url");
       return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
     });
-    if (!valid) return { ok: false, reason: "requestState failed verification (tampered, or signed with another key)" };
+    if (!valid) {
+      this.source?.missed?.();
+      return { ok: false, reason: "requestState failed verification (tampered, or signed with another key)" };
+    }
     let payload: StatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as StatePayload;
@@ -110,6 +136,18 @@ export class RequestStateCodec {
       return { ok: false, reason: `the request took more than ${this.maxRounds} rounds` };
     return { ok: true, payload };
   }
+}
+
+function isKeyList(keys: readonly RequestStateKey[] | RequestStateKeySource): keys is readonly RequestStateKey[] {
+  return Array.isArray(keys);
+}
+
+/** The bytes of each key; throws TypeError for an empty list or a key under 16 bytes. */
+function keyBytes(keys: readonly RequestStateKey[]): Buffer[] {
+  if (keys.length === 0) throw new TypeError("requestState needs at least one key");
+  const bytes = keys.map((k) => (typeof k === "string" ? Buffer.from(k, "utf8") : Buffer.from(k)));
+  for (const key of bytes) if (key.length < 16) throw new TypeError("a requestState key must have at least 16 bytes");
+  return bytes;
 }
 
 function mac(key: Buffer, body: string): string {
