@@ -6,7 +6,7 @@
 // user's own: introspection, a database), and answers an operation whose
 // scope the token lacks with 403 insufficient_scope. The token never leaves
 // this module: handlers get the verified identity (AuthInfo), logs get neither.
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "./http-wire.js";
 import type { AuthInfo, Authorization } from "../server/authorization.js";
 
 /** Why a token was refused, said without the token (RFC 6750 §3.1 error_description). */
@@ -101,7 +101,7 @@ export class ResourceServer {
    * Checks the request's bearer token: 401 with a challenge when it is
    * missing or invalid, 403 when it lacks a scope every request needs.
    */
-  async authenticate(request: IncomingMessage, log: (message: string) => void): Promise<AuthOutcome> {
+  async authenticate(request: HttpRequestHead, log: (message: string) => void): Promise<AuthOutcome> {
     const header = request.headers.authorization;
     if (header === undefined)
       // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.

@@ -1,12 +1,12 @@
 // The HTTP transports' error responses: an HTTP status with a JSON-RPC error
 // as its body (basic/transports), with the request's id where the body was read.
-import type { ServerResponse } from "node:http";
+import type { HttpResponseSink } from "./http-wire.js";
 import type { RequestId } from "../messages.js";
 import { isObject } from "../validation.js";
 import { endJson } from "./http-exchanges.js";
 
 /** Every session is busy (basic/transports: the server may refuse new sessions). */
-export function sessionsBusy(response: ServerResponse): void {
+export function sessionsBusy(response: HttpResponseSink): void {
   httpError(response, 503, "Service Unavailable: every session is busy; try again later", { "Retry-After": "5" });
 }
 
@@ -15,13 +15,13 @@ export function sessionsBusy(response: ServerResponse): void {
  * (basic/transports#session-management), and one that takes an error naming its
  * request as that request's answer would fail it instead.
  */
-export function sessionNotFound(response: ServerResponse, id: string): void {
+export function sessionNotFound(response: HttpResponseSink, id: string): void {
   jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
 }
 
 /** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */
 export function httpError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   message: string,
   headers: Record<string, string> = {},
@@ -32,7 +32,7 @@ export function httpError(
 
 /** A JSON-RPC error as an HTTP error's body; with the request's id where the body was read (basic#error-responses). */
 export function jsonRpcError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   code: number,
   message: string,
