@@ -64,10 +64,11 @@ export type BodyReader<Request> = (
  * wait forever.
  */
 export class BodyAlreadyRead extends Error {
-  constructor() {
-    super(
-      "the request body was already read before the MCP transport got the request (a body parser such as express.json() ran first); pass the parsed body: transport.handle(req, res, req.body)",
-    );
+  constructor(
+    /** What to do instead, for the adapter at hand. */
+    remedy: string,
+  ) {
+    super(`the request body was already read before the MCP transport got the request; ${remedy}`);
   }
 }
 

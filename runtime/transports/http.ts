@@ -47,6 +47,9 @@ export class StreamableHttpTransport {
   }
 }
 
+const NODE_BODY_READ =
+  "a body parser such as express.json() ran first: pass the body it parsed, transport.handle(req, res, req.body)";
+
 /**
  * Reads a request body off node's stream, refusing one larger than `limit`
  * bytes without buffering past it, or one that `held` has no room for (a
@@ -54,7 +57,7 @@ export class StreamableHttpTransport {
  */
 const readNodeBody: BodyReader<IncomingMessage> = (request, limit, held, done) => {
   // A body parser read the stream first: its `end` has come and gone, and waiting for it would hang.
-  if (request.readableEnded || request.readableDidRead) return done(new BodyAlreadyRead(), "");
+  if (request.readableEnded || request.readableDidRead) return done(new BodyAlreadyRead(NODE_BODY_READ), "");
   const declared = Number(request.headers["content-length"]);
   if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
     request.resume(); // drain what the client sends; the reply says why
