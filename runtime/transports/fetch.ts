@@ -78,8 +78,7 @@ function headOf(request: Request): FetchRequestHead {
 
 /** Reads the body off the Request's stream within `limit` bytes and the budget `held` draws on. */
 const readFetchBody: BodyReader<FetchRequestHead> = ({ request, headers }, limit, held, done) => {
-  if (request.bodyUsed)
-    return done(new BodyAlreadyRead("pass the Request before anything reads its body"), "");
+  if (request.bodyUsed) return done(new BodyAlreadyRead("pass the Request before anything reads its body"), "");
   const declared = Number(headers["content-length"]);
   if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
     void request.body?.cancel().catch(() => {});
@@ -90,16 +89,19 @@ const readFetchBody: BodyReader<FetchRequestHead> = ({ request, headers }, limit
   const chunks: Uint8Array[] = [];
   let size = 0;
   const next = (): void => {
-    reader.read().then(({ done: ended, value }) => {
-      if (ended) return finish();
-      size += value.byteLength;
-      if (size > limit || !held.growTo(size)) {
-        void reader.cancel().catch(() => {});
-        return done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-      }
-      chunks.push(value);
-      next();
-    }, (error: unknown) => done(error instanceof Error ? error : new Error(String(error)), ""));
+    reader.read().then(
+      ({ done: ended, value }) => {
+        if (ended) return finish();
+        size += value.byteLength;
+        if (size > limit || !held.growTo(size)) {
+          void reader.cancel().catch(() => {});
+          return done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
+        }
+        chunks.push(value);
+        next();
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error)), ""),
+    );
   };
   const finish = (): void => {
     const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);

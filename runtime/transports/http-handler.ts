@@ -167,7 +167,12 @@ export class McpHttpHandler<Request extends HttpRequestHead> {
     });
   }
 
-  private routeEndpoint(request: Request, response: HttpResponseSink, path: string, auth: RequestAuth | undefined): void {
+  private routeEndpoint(
+    request: Request,
+    response: HttpResponseSink,
+    path: string,
+    auth: RequestAuth | undefined,
+  ): void {
     const { legacy } = this.options;
     if (path === this.options.path) {
       if (request.method === "POST") return this.streamable.post(request, response, auth);

@@ -112,7 +112,11 @@ export class StreamableHttpEndpoint {
     else exchange.awaitReply();
   }
 
-  private initialize(response: HttpResponseSink, message: Record<string, unknown>, auth: RequestAuth | undefined): void {
+  private initialize(
+    response: HttpResponseSink,
+    message: Record<string, unknown>,
+    auth: RequestAuth | undefined,
+  ): void {
     // basic/lifecycle#initialization: initialize is a request. Sent as a notification nothing
     // would answer it, and the session opened for it would wait forever; refused before one is
     // made (basic/transports#sending-messages-to-the-server: input not accepted is an HTTP error).

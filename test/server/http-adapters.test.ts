@@ -66,9 +66,13 @@ describe.each(adapters)("%s", (_name, serve) => {
     const sessionId = init.headers["mcp-session-id"] as string;
     expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.parse(init.body).result.protocolVersion).toBe("2025-11-25");
-    const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, {
-      "Mcp-Session-Id": sessionId,
-    });
+    const initialized = await post(
+      url,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        "Mcp-Session-Id": sessionId,
+      },
+    );
     expect([initialized.status, initialized.body]).toEqual([202, ""]);
     const echoed = await post(url, call(1, "echo", { text: "hi" }), { "Mcp-Session-Id": sessionId });
     expect([echoed.status, echoed.headers["content-type"]]).toEqual([200, "application/json"]);
@@ -133,7 +137,10 @@ describe.each(adapters)("%s", (_name, serve) => {
       .filter((m) => m["method"] === "notifications/progress")
       .map((m) => m["params"]["progress"]);
     expect(progress).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(resumed.reader.messages().at(-1)).toMatchObject({ id: "long", result: { content: [{ text: "done after 20 steps" }] } });
+    expect(resumed.reader.messages().at(-1)).toMatchObject({
+      id: "long",
+      result: { content: [{ text: "done after 20 steps" }] },
+    });
     const bogus = await raw("GET", url, {
       headers: { Accept: "text/event-stream", "Mcp-Session-Id": sessionId, "Last-Event-ID": "s99_1" },
     });
@@ -176,10 +183,7 @@ describe.each(adapters)("%s", (_name, serve) => {
       headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
       body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]),
     });
-    expect([notUtf8.status, errorOf(notUtf8.body).message]).toEqual([
-      400,
-      "Parse error: not UTF-8 at byte offset 2",
-    ]);
+    expect([notUtf8.status, errorOf(notUtf8.body).message]).toEqual([400, "Parse error: not UTF-8 at byte offset 2"]);
     const noSession = await post(url, call(1, "echo", { text: "x" }));
     expect([noSession.status, errorOf(noSession.body).message]).toEqual([
       400,
