@@ -10,6 +10,9 @@ import { afterAll, expect, test } from "vitest";
 import { Client, StreamableHttpClientTransport } from "mcpgen/client";
 import { compile, snippet, workFolder } from "./pages.js";
 
+/** A JSON body, read as the test expects it to be shaped. */
+const jsonOf = async (response: Response) => (await response.json()) as Record<string, any>;
+
 const children: ChildProcess[] = [];
 afterAll(async () => {
   for (const child of children) {
@@ -43,7 +46,7 @@ test("the fetch block answers Requests: a 2026-07-28 call, a 2025 initialize, 40
       }),
     );
     expect(called.status).toBe(200);
-    expect((await called.json()).result.content).toEqual([{ type: "text", text: "1970-01-01T00:00:00.000Z" }]);
+    expect((await jsonOf(called)).result.content).toEqual([{ type: "text", text: "1970-01-01T00:00:00.000Z" }]);
     const initialize = {
       jsonrpc: "2.0",
       id: 0,
@@ -58,7 +61,7 @@ test("the fetch block answers Requests: a 2026-07-28 call, a 2025 initialize, 40
     const elsewhere = await module.handler(
       new Request("http://127.0.0.1/mcp", { method: "POST", headers, body: JSON.stringify(initialize) }),
     );
-    expect([elsewhere.status, (await elsewhere.json()).error.message]).toEqual([
+    expect([elsewhere.status, (await jsonOf(elsewhere)).error.message]).toEqual([
       403,
       "Forbidden: Host 127.0.0.1 is not allowed",
     ]);

@@ -6,6 +6,9 @@ import { expect, test } from "vitest";
 import { McpServer } from "../../runtime/server/index.js";
 import { createFetchHandler } from "../../runtime/transports/fetch.js";
 
+/** A JSON body, read as the test expects it to be shaped. */
+const jsonOf = async (response: Response) => (await response.json()) as Record<string, any>;
+
 const meta = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
@@ -70,7 +73,7 @@ test("a body read before the handler got the Request: 500 naming the cause", asy
     const request = callRequest("now");
     await request.text();
     const response = await handler(request);
-    expect([response.status, (await response.json()).error.message]).toEqual([
+    expect([response.status, (await jsonOf(response)).error.message]).toEqual([
       500,
       "Internal Server Error: the request body was already read before the MCP transport got the request; pass the Request before anything reads its body",
     ]);
