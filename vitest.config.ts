@@ -45,6 +45,7 @@ export default defineConfig({
       "mcpgen/server": fileURLToPath(new URL("./runtime/server/index.ts", import.meta.url)),
       "mcpgen/stdio": fileURLToPath(new URL("./runtime/transports/stdio.ts", import.meta.url)),
       "mcpgen/http": fileURLToPath(new URL("./runtime/transports/http.ts", import.meta.url)),
+      "mcpgen/fetch": fileURLToPath(new URL("./runtime/transports/fetch.ts", import.meta.url)),
       "mcpgen/jwt": fileURLToPath(new URL("./runtime/auth/jwt.ts", import.meta.url)),
       "mcpgen/redis": fileURLToPath(new URL("./runtime/redis/index.ts", import.meta.url)),
       "mcpgen/client": fileURLToPath(new URL("./runtime/client/index.ts", import.meta.url)),

@@ -3,7 +3,6 @@
 // two different ids or arguments could read the same and a handler would see
 // text the client never sent. What is not UTF-8 is refused instead, at the
 // offset of its first bad byte.
-import { isUtf8 } from "node:buffer";
 
 /**
  * The text of `bytes[start, end)`, or, when they are not UTF-8, the offset
@@ -12,9 +11,10 @@ import { isUtf8 } from "node:buffer";
 export function utf8Text(bytes: Buffer, start = 0, end = bytes.length): string | number {
   const text = bytes.toString("utf8", start, end);
   // Text without U+FFFD was valid UTF-8; with it, it is a decoding error unless the bytes spelled
-  // it out (EF BF BD), which isUtf8 decides.
-  if (text.indexOf("\uFFFD") === -1 || isUtf8(bytes.subarray(start, end))) return text;
-  return firstInvalidUtf8(bytes, start, end) - start;
+  // it out (EF BF BD), which the scan decides (no node:buffer import: the fetch handler runs here too).
+  if (text.indexOf("\uFFFD") === -1) return text;
+  const invalid = firstInvalidUtf8(bytes, start, end);
+  return invalid === end ? text : invalid - start;
 }
 
 /** The offset of the first byte in `bytes[start, end)` that does not begin a valid UTF-8 character (RFC 3629 §4), or `end`. */
@@ -51,4 +51,14 @@ export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.lengt
     i += length;
   }
   return end;
+}
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** As utf8Text, for bytes that are not a Buffer (a web Request's body). */
+export function utf8TextOfBytes(bytes: Uint8Array): string | number {
+  const text = decoder.decode(bytes);
+  if (text.indexOf("\uFFFD") === -1) return text;
+  const invalid = firstInvalidUtf8(bytes);
+  return invalid === bytes.length ? text : invalid;
 }

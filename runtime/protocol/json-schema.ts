@@ -5,7 +5,7 @@
 // at registration. ajv is loaded on first use: it costs ~50 ms to load, which
 // a server should not pay before answering initialize, and a schema that
 // simple-schema.ts can judge needs it only for the report of an invalid value.
-import { createRequire } from "node:module";
+import { builtinModule } from "../builtin.js";
 import { simpleSchemaVerdict } from "./simple-schema.js";
 
 /** A JSON Schema, as far as the types below read it. */
@@ -162,7 +162,7 @@ export class AjvWhenServing extends Error {}
 /** ajv, one instance per dialect; loaded synchronously (it is CommonJS) the first time a check needs it. */
 function ajv(): AjvInstances {
   if (instances !== undefined) return instances;
-  const require = createRequire(import.meta.url);
+  const require = builtinModule<typeof import("node:module")>("node:module").createRequire(import.meta.url);
   if ((require("node:v8") as typeof import("node:v8")).startupSnapshot.isBuildingSnapshot())
     throw new AjvWhenServing("ajv is loaded when the server runs, not while its startup snapshot is built");
   const { Ajv2020 } = require("ajv/dist/2020.js") as { Ajv2020: new (options: object) => AjvInstance };

@@ -6,7 +6,7 @@
 // user's own: introspection, a database), and answers an operation whose
 // scope the token lacks with 403 insufficient_scope. The token never leaves
 // this module: handlers get the verified identity (AuthInfo), logs get neither.
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "./http-wire.js";
 import type { AuthInfo, Authorization } from "../server/authorization.js";
 
 /**
@@ -146,12 +146,12 @@ export class ResourceServer {
    * scope every request needs, 503 when the verifier cannot check it now.
    */
   async authenticate(
-    request: IncomingMessage,
+    request: HttpRequestHead,
     log: (level: "warning" | "error", message: string) => void,
   ): Promise<AuthOutcome> {
     // node:http keeps the first of two Authorization headers (headers.authorization); RFC 9110 §5.3 makes
     // it one field and RFC 6750 §3.1 such a request invalid_request, so a proxy and this server never act on different ones.
-    const headers = request.headersDistinct["authorization"];
+    const headers = request.headersDistinct?.["authorization"];
     if (headers !== undefined && headers.length > 1)
       return this.unauthorized(
         "invalid_request",

@@ -1,6 +1,6 @@
 // The HTTP transports' error responses: an HTTP status with a JSON-RPC error
 // as its body (basic/transports), with the request's id where the body was read.
-import type { ServerResponse } from "node:http";
+import type { HttpResponseSink } from "./http-wire.js";
 import type { RequestId } from "../messages.js";
 import { isObject } from "../validation.js";
 import { endJson } from "./http-exchanges.js";
@@ -10,7 +10,7 @@ import { endJson } from "./http-exchanges.js";
  * sessions): 503 when the server is full, 429 when the caller is at its own
  * bound; the message names the bound.
  */
-export function refused(response: ServerResponse, refusal: { status: number; message: string }): void {
+export function refused(response: HttpResponseSink, refusal: { status: number; message: string }): void {
   httpError(response, refusal.status, refusal.message, { "Retry-After": "5" });
 }
 
@@ -19,13 +19,13 @@ export function refused(response: ServerResponse, refusal: { status: number; mes
  * (basic/transports#session-management), and one that takes an error naming its
  * request as that request's answer would fail it instead.
  */
-export function sessionNotFound(response: ServerResponse, id: string): void {
+export function sessionNotFound(response: HttpResponseSink, id: string): void {
   jsonRpcError(response, 404, -32001, `Not Found: session ${id} does not exist or has ended`);
 }
 
 /** An HTTP error whose body is a JSON-RPC error response without an id (basic/transports). */
 export function httpError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   message: string,
   headers: Record<string, string> = {},
@@ -36,7 +36,7 @@ export function httpError(
 
 /** A JSON-RPC error as an HTTP error's body; with the request's id where the body was read (basic#error-responses). */
 export function jsonRpcError(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   code: number,
   message: string,

@@ -2,7 +2,7 @@
 // reply and the messages its handler sends meanwhile become on the wire (a JSON
 // response, or an SSE stream), for handshake sessions and for per-request
 // revisions, and the stateful session they belong to.
-import type { ServerResponse } from "node:http";
+import type { HttpResponseSink } from "./http-wire.js";
 import { hostOf, type McpServer } from "../server/mcp-server.js";
 import type { Channel, Session } from "../server/session/session.js";
 import type { RequestHeaders } from "../protocol/headers.js";
@@ -24,12 +24,17 @@ export interface RequestAuth {
   readonly server: ResourceServer;
 }
 
+/** UTF-8 bytes of a text: node's Buffer where there is one (native), else a TextEncoder's count. */
+const utf8Encoder = new TextEncoder();
+const byteLength: (text: string) => number =
+  typeof Buffer === "function" ? (text) => Buffer.byteLength(text) : (text) => utf8Encoder.encode(text).length;
+
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
 const EMPTY_BODY = { "Content-Length": 0 };
 
 /** 202 Accepted: its empty body's length declared too (without it, node:http sends an empty chunked body). */
-export function endAccepted(response: ServerResponse): void {
+export function endAccepted(response: HttpResponseSink): void {
   response.writeHead(202, EMPTY_BODY).end();
 }
 
@@ -40,12 +45,12 @@ export function endAccepted(response: ServerResponse): void {
  * for the client to parse.
  */
 export function endJson(
-  response: ServerResponse,
+  response: HttpResponseSink,
   status: number,
   json: string,
   headers?: Record<string, string>,
 ): void {
-  const length = Buffer.byteLength(json);
+  const length = byteLength(json);
   response
     .writeHead(
       status,
@@ -138,7 +143,7 @@ export class PostExchange implements Channel {
   private done = false;
 
   constructor(
-    private readonly response: ServerResponse,
+    private readonly response: HttpResponseSink,
     private readonly mode: ResponseMode,
     /** The stateful session, or null when stateless (no resumption, no standalone stream). */
     private readonly owner: HttpSession | null,
@@ -237,7 +242,7 @@ export class PerRequestExchange implements Channel {
   private done = false;
 
   constructor(
-    private readonly response: ServerResponse,
+    private readonly response: HttpResponseSink,
     private readonly mode: ResponseMode,
     readonly headers: RequestHeaders,
     private readonly keepAliveMs: number,

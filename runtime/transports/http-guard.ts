@@ -1,8 +1,7 @@
 // What the HTTP transports check before any MCP message is read: DNS
 // rebinding (Host and Origin against allow-lists, basic/transports#security-warning),
 // the size of a request body, and the bytes of all the bodies held at once.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { utf8Text } from "../utf8.js";
+import type { HttpRequestHead } from "./http-wire.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -30,7 +29,7 @@ export class RebindingGuard {
     ).map((o) => o.toLowerCase());
   }
 
-  refusal(request: IncomingMessage): string | undefined {
+  refusal(request: HttpRequestHead): string | undefined {
     const host = request.headers.host;
     if (this.hosts) {
       if (host === undefined) return "the Host header is missing";
@@ -138,56 +137,3 @@ export class HeldBody {
     this.bytes = 0;
   }
 }
-
-/**
- * Reads a request body, refusing one larger than `limit` bytes without
- * buffering past it, or one that `held` has no room for (a declared length is
- * taken at once, a chunked body as it comes); `done` is called once, with the
- * text or with why not (BodyTooLarge, BodiesHeld, BodyNotUtf8, or the stream's error).
- */
-export function readBody(
-  request: IncomingMessage,
-  limit: number,
-  held: HeldBody,
-  done: (error: Error | undefined, text: string) => void,
-): void {
-  const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
-    request.resume(); // drain what the client sends; the reply says why
-    done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-    return;
-  }
-  let chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  request.on("data", (chunk: Buffer) => {
-    if (settled) return;
-    size += chunk.length;
-    if (size > limit || !held.growTo(size)) {
-      settled = true;
-      chunks = [];
-      done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-      return;
-    }
-    chunks.push(chunk);
-  });
-  request.on("end", () => {
-    if (settled) return;
-    settled = true;
-    const text = chunks.length === 0 ? "" : utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    if (typeof text === "number") done(new BodyNotUtf8(text), "");
-    else done(undefined, text);
-  });
-  request.on("error", (error: Error) => {
-    if (settled) return;
-    settled = true;
-    done(error, "");
-  });
-}
-
-/** Reads a POST's body as one JSON value and the length of its text (or answers the error itself). */
-export type MessageReader = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  then: (message: unknown, length: number) => void,
-) => void;

@@ -1,9 +1,9 @@
 // What an HTTP request's line and headers say, read the way every route of the
 // HTTP transports needs it (http.ts, http-legacy-sse.ts).
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "./http-wire.js";
 
 /** The request's path, without the query (which is never logged: it is no place for secrets, but clients err). */
-export function pathOf(request: IncomingMessage): string {
+export function pathOf(request: HttpRequestHead): string {
   const url = request.url ?? "/";
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
@@ -21,7 +21,7 @@ let lastAccept: string | undefined;
 let lastAccepted = 0;
 
 /** Which of application/json and text/event-stream the Accept header lists (or a wildcard covering), as flags. */
-export function accepted(request: IncomingMessage): number {
+export function accepted(request: HttpRequestHead): number {
   const accept = request.headers.accept ?? "";
   if (accept === lastAccept) return lastAccepted;
   let flags = 0;

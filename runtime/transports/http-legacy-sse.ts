@@ -2,13 +2,13 @@
 // beside Streamable HTTP (http.ts): GET on the SSE path opens a session whose
 // first event names where to POST; every answer travels on that stream, and a
 // POST is only acknowledged (202).
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpRequestHead, HttpResponseSink } from "./http-wire.js";
 import type { Authorization } from "../server/authorization.js";
 import type { McpServer } from "../server/mcp-server.js";
 import type { Channel } from "../server/session/session.js";
 import { endAccepted, type RequestAuth } from "./http-exchanges.js";
 import { httpError, refused, sessionNotFound } from "./http-errors.js";
-import type { MessageReader } from "./http-guard.js";
+import type { MessageReader } from "./http-wire.js";
 import { ACCEPTS_SSE, accepted } from "./http-headers.js";
 import { principalOf, type HttpSessionTable, type LegacySseSession } from "./http-sessions.js";
 import { openEventStream, overfull } from "./sse.js";
@@ -23,7 +23,7 @@ export class LegacySseEndpoints {
   ) {}
 
   /** GET on the SSE path: a new session and its stream. */
-  open(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+  open(request: HttpRequestHead, response: HttpResponseSink, auth: RequestAuth | undefined): void {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     const principal = principalOf(auth);
@@ -46,7 +46,7 @@ export class LegacySseEndpoints {
   }
 
   /** POST on the messages path: a message of the session its query names. */
-  post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+  post(request: HttpRequestHead, response: HttpResponseSink, auth: RequestAuth | undefined): void {
     const id = new URL(request.url ?? "/", "http://localhost").searchParams.get("sessionId");
     const legacy = id === null ? undefined : this.table.ownedLegacy(id, principalOf(auth));
     if (!legacy) return sessionNotFound(response, id ?? "(none)");
@@ -54,7 +54,7 @@ export class LegacySseEndpoints {
   }
 
   private receive(
-    response: ServerResponse,
+    response: HttpResponseSink,
     legacy: LegacySseSession,
     auth: RequestAuth | undefined,
     message: unknown,

@@ -10,7 +10,7 @@ import { nodeCrypto } from "../node-crypto.js";
 import { principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
 import type { Session } from "../server/session/session.js";
-import type { ServerResponse } from "node:http";
+import type { HttpResponseSink } from "./http-wire.js";
 import type { HttpSession, RequestAuth } from "./http-exchanges.js";
 
 /** Who a token stands for, as a session remembers it (basic/security_best_practices#session-hijacking: bind sessions to the user). */
@@ -73,7 +73,8 @@ export class HttpSessionTable {
       if (!Number.isInteger(limits[name]) || limits[name] < 1)
         throw new RangeError(`${name} must be a positive integer, not ${limits[name]}`);
     this.sweeper = setInterval(() => this.sweep(), Math.min(limits.sessionIdleMs, 60_000));
-    this.sweeper.unref();
+    // Node's timers keep the process alive unless unref'd; Deno's and workerd's are numbers.
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   /** Live sessions (Streamable HTTP and HTTP+SSE, and those being opened). */
@@ -191,7 +192,7 @@ export class HttpSessionTable {
    * refuses it past maxStreamsPerPrincipal (429): every open stream keeps its
    * session busy, so that a principal could otherwise pin every session slot.
    */
-  openStream(principal: string, response: ServerResponse): Refusal | undefined {
+  openStream(principal: string, response: HttpResponseSink): Refusal | undefined {
     const open = this.streamsHeld.get(principal) ?? 0;
     if (this.limits.perPrincipal && open >= this.limits.maxStreamsPerPrincipal)
       return {

@@ -7,14 +7,14 @@
 // - initialize opens a handshake session (Mcp-Session-Id), whose POST, GET (the
 //   standalone SSE stream, or a resumption with Last-Event-ID) and DELETE
 //   follow 2025-03-26..2025-11-25.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpRequestHead, HttpResponseSink } from "./http-wire.js";
 import { isObject } from "../validation.js";
 import type { RevisionInfo } from "../table-types.js";
 import type { McpServer } from "../server/mcp-server.js";
 import type { SessionHost } from "../server/context.js";
 import type { Session } from "../server/session/session.js";
 import { statedVersion } from "../protocol/meta.js";
-import type { MessageReader } from "./http-guard.js";
+import type { MessageReader } from "./http-wire.js";
 import type { HttpOptions } from "./http-options.js";
 import { principalOf, sessionOpening, type HttpSessionTable } from "./http-sessions.js";
 import { httpError, jsonRpcError, refused, requestIdOf, sessionNotFound } from "./http-errors.js";
@@ -55,7 +55,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** POST: a message of a per-request revision, of a handshake session, or initialize opening one. */
-  post(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+  post(request: HttpRequestHead, response: HttpResponseSink, auth: RequestAuth | undefined): void {
     // basic/transports#sending-messages-to-the-server: the client MUST accept both.
     if (accepted(request) !== (ACCEPTS_JSON | ACCEPTS_SSE))
       return httpError(
@@ -70,8 +70,8 @@ export class StreamableHttpEndpoint {
 
   /** A POST's message, read and parsed. */
   private postMessage(
-    request: IncomingMessage,
-    response: ServerResponse,
+    request: HttpRequestHead,
+    response: HttpResponseSink,
     auth: RequestAuth | undefined,
     message: unknown,
     length: number,
@@ -112,7 +112,11 @@ export class StreamableHttpEndpoint {
     else exchange.awaitReply();
   }
 
-  private initialize(response: ServerResponse, message: Record<string, unknown>, auth: RequestAuth | undefined): void {
+  private initialize(
+    response: HttpResponseSink,
+    message: Record<string, unknown>,
+    auth: RequestAuth | undefined,
+  ): void {
     // basic/lifecycle#initialization: initialize is a request. Sent as a notification nothing
     // would answer it, and the session opened for it would wait forever; refused before one is
     // made (basic/transports#sending-messages-to-the-server: input not accepted is an HTTP error).
@@ -140,8 +144,8 @@ export class StreamableHttpEndpoint {
   }
 
   private postPerRequest(
-    request: IncomingMessage,
-    response: ServerResponse,
+    request: HttpRequestHead,
+    response: HttpResponseSink,
     message: unknown,
     auth: RequestAuth | undefined,
   ): void {
@@ -169,7 +173,7 @@ export class StreamableHttpEndpoint {
   }
 
   private postStateless(
-    response: ServerResponse,
+    response: HttpResponseSink,
     message: unknown,
     auth: RequestAuth | undefined,
     headerVersion: string | undefined,
@@ -199,7 +203,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** GET: the session's standalone SSE stream, or a stream resumed after Last-Event-ID. */
-  async get(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): Promise<void> {
+  async get(request: HttpRequestHead, response: HttpResponseSink, auth: RequestAuth | undefined): Promise<void> {
     if ((accepted(request) & ACCEPTS_SSE) === 0)
       return httpError(response, 406, "Not Acceptable: the Accept header must list text/event-stream");
     if (!this.options.sessions || !this.options.standaloneStream)
@@ -235,7 +239,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** DELETE: ends the session. */
-  delete(request: IncomingMessage, response: ServerResponse, auth: RequestAuth | undefined): void {
+  delete(request: HttpRequestHead, response: HttpResponseSink, auth: RequestAuth | undefined): void {
     if (!this.options.sessions)
       return httpError(response, 405, "Method Not Allowed: this server has no sessions", { Allow: "POST" });
     const sessionId = header(request.headers["mcp-session-id"]);
@@ -251,7 +255,7 @@ export class StreamableHttpEndpoint {
    * is 400. The client SHOULD send the negotiated one; the session goes on in the
    * negotiated revision either way (absent, it is known from initialization).
    */
-  private checkVersion(request: IncomingMessage): string | undefined {
+  private checkVersion(request: HttpRequestHead): string | undefined {
     const version = header(request.headers["mcp-protocol-version"]);
     if (version === undefined || this.host.served.forVersion(version)) return undefined;
     return this.unsupportedVersion(version);

@@ -4,7 +4,7 @@
 // a client that lost the connection (or was asked to poll, SEP-1699) resumes
 // with GET and Last-Event-ID and receives what it missed, on that stream only.
 // Event ids are `${streamId}_${sequence}`, so that a Last-Event-ID names its stream.
-import type { ServerResponse } from "node:http";
+import type { HttpResponseSink } from "./http-wire.js";
 
 export interface StoredEvent {
   /** The event's position in its stream: 1, 2, ... (0 is the priming event, never stored). */
@@ -107,12 +107,12 @@ export class InMemoryEventStore implements EventStore {
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 
 /** Whether `response` holds more unsent bytes than MAX_UNSENT_BYTES. */
-export function overfull(response: ServerResponse): boolean {
+export function overfull(response: HttpResponseSink): boolean {
   return response.writableLength > MAX_UNSENT_BYTES;
 }
 
 /** Writes the SSE response head. */
-export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}): void {
+export function openEventStream(response: HttpResponseSink, headers: Record<string, string> = {}): void {
   response.writeHead(200, {
     "Content-Type": "text/event-stream",
     "Cache-Control": "no-cache, no-transform",
@@ -125,7 +125,7 @@ export function openEventStream(response: ServerResponse, headers: Record<string
 /** One logical SSE stream of a session: a POST's, or the standalone GET stream. */
 export class SseStream {
   private sequence = 0;
-  private connection: ServerResponse | null = null;
+  private connection: HttpResponseSink | null = null;
   /** Set once the stream's last event (a POST's response) was sent: no more events, replay then end. */
   ended = false;
 
@@ -149,7 +149,7 @@ export class SseStream {
    * longer all in the store.
    */
   async attach(
-    response: ServerResponse,
+    response: HttpResponseSink,
     lastSequence?: number,
     headers: Record<string, string> = {},
   ): Promise<boolean> {
@@ -233,7 +233,7 @@ export class ResponseStream {
   private lastWrite = Date.now();
 
   constructor(
-    private readonly response: ServerResponse,
+    private readonly response: HttpResponseSink,
     keepAliveMs: number,
   ) {
     openEventStream(response, { "X-Accel-Buffering": "no" });
@@ -241,7 +241,7 @@ export class ResponseStream {
       this.timer = setInterval(() => {
         if (Date.now() - this.lastWrite >= keepAliveMs) this.write(":\n\n");
       }, keepAliveMs);
-      this.timer.unref();
+      this.timer.unref?.(); // a number on Deno and workerd: nothing to unref
     }
     response.once("close", () => this.stop());
   }

@@ -5,12 +5,13 @@
 // whose last segment must be its frontmatter name (#resource-mapping). A skill
 // that breaks a rule fails here, naming the file and the rule, so that a bad
 // directory stops at registration rather than serving something hosts reject.
-import { join, relative, sep } from "node:path";
+import { builtinModule } from "../../builtin.js";
 import { nodeCrypto } from "../../node-crypto.js";
 import { loadYaml, type ParseYaml } from "../../optional-yaml.js";
 
 // Loaded when a skill is first read: a server without skills never needs it (start-up time).
-const fs = () => import("node:fs/promises");
+const fs = async () => builtinModule<typeof import("node:fs/promises")>("node:fs/promises");
+const nodePath = () => builtinModule<typeof import("node:path")>("node:path");
 
 /** A file of a skill as the entries list it and resources/read serves it. */
 export interface SkillFile {
@@ -66,7 +67,7 @@ export async function loadSkills(root: string): Promise<LoadedSkill[]> {
     .map((f) => f.slice(0, -"SKILL.md".length));
   if (skillDirs.some((dir) => dir === ""))
     throw new SkillError(
-      join(root, "SKILL.md"),
+      nodePath().join(root, "SKILL.md"),
       "a skill is a directory below the root: its path is the skill's <skill-path> (#resource-mapping)",
     );
   const skills: LoadedSkill[] = [];
@@ -84,7 +85,7 @@ async function loadSkill(
   paths: readonly string[],
   parseYaml: ParseYaml,
 ): Promise<LoadedSkill> {
-  const skillMd = join(root, ...skillPath.split("/"), "SKILL.md");
+  const skillMd = nodePath().join(root, ...skillPath.split("/"), "SKILL.md");
   const frontmatter = parseFrontmatter(skillMd, await (await fs()).readFile(skillMd, "utf8"), parseYaml);
   const name = frontmatter["name"];
   const segments = skillPath.split("/");
@@ -103,14 +104,14 @@ async function loadSkill(
     throw new SkillError(skillMd, "frontmatter description must be a non-empty string of at most 1024 characters");
   if (paths.length > SKILL_LIMITS.resources)
     throw new SkillError(
-      join(root, ...segments),
+      nodePath().join(root, ...segments),
       `${paths.length} files exceed the ${SKILL_LIMITS.resources} resources a host must accept per skill (#limits)`,
     );
   const uriOf = (path: string) => `skill://${path}`;
   const files: SkillFile[] = [];
   let total = 0;
   for (const path of paths) {
-    const full = join(root, ...path.split("/"));
+    const full = nodePath().join(root, ...path.split("/"));
     const bytes = await (await fs()).readFile(full);
     total += bytes.length;
     files.push({
@@ -124,7 +125,7 @@ async function loadSkill(
   }
   if (total > SKILL_LIMITS.totalBytes)
     throw new SkillError(
-      join(root, ...segments),
+      nodePath().join(root, ...segments),
       `${total} bytes exceed the ${SKILL_LIMITS.totalBytes} a host must accept per skill (#limits)`,
     );
   const skillUri = uriOf(`${skillPath}/SKILL.md`);
@@ -165,9 +166,10 @@ async function listFiles(root: string): Promise<string[]> {
   const walk = async (dir: string): Promise<void> => {
     const { lstat, readdir } = await fs();
     for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
+      const full = nodePath().join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && (await lstat(full)).isFile()) out.push(relative(root, full).split(sep).join("/"));
+      else if (entry.isFile() && (await lstat(full)).isFile())
+        out.push(nodePath().relative(root, full).split(nodePath().sep).join("/"));
     }
   };
   await walk(root);
