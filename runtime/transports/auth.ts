@@ -158,7 +158,7 @@ export class ResourceServer {
         "Bad Request: the request has more than one Authorization header",
         400,
       );
-    const header = headers?.[0];
+    const header = headers === undefined ? request.headers.authorization : headers[0];
     if (header === undefined)
       // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
       return this.unauthorized(

@@ -270,6 +270,29 @@ describe.each(adapters)("%s", (_name, serve) => {
     });
     const good = await post(url, initializeMessage(), { Authorization: "Bearer good-token" });
     expect(good.status).toBe(200);
+    // Two Authorization lines (RFC 6750 §3.1): refused, never resolved to one of them.
+    const twice = await new Promise<[number, string | undefined]>((resolve, reject) => {
+      import("node:http").then(({ request }) => {
+        const req = request(url, {
+          method: "POST",
+          headers: [
+            ["Host", new URL(url).host], // a list of lines gets no default Host
+            ["Content-Type", "application/json"],
+            ["Accept", ACCEPT_BOTH],
+            ["Authorization", "Bearer good-token"],
+            ["Authorization", "Bearer other-token"],
+          ].flat(),
+        });
+        req.on("response", (res) => {
+          res.resume();
+          resolve([res.statusCode!, res.headers["www-authenticate"]]);
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(initializeMessage()));
+      }, reject);
+    });
+    expect(twice[0]).toBe(400);
+    expect(twice[1]).toContain('error="invalid_request"');
   });
 
   test("2024-11-05 HTTP+SSE: GET /sse names the endpoint; a POST there is 202 and answered on the stream", async () => {
