@@ -43,6 +43,18 @@ export function principalOf(authorization: Authorization | undefined): string {
 }
 
 /**
+ * Whom the per-caller bounds (sessions, streams, tasks) count a principal
+ * (principalOf) against: its subject at its issuer, whatever client it comes
+ * through, since one user can register clients at will (RFC 7591 dynamic
+ * registration); a principal without a subject, its client.
+ */
+export function boundedCallerOf(principal: string): string {
+  if (principal === "") return "";
+  const [issuer, subject] = JSON.parse(principal) as [string, string, string];
+  return subject ? JSON.stringify([issuer, subject]) : principal;
+}
+
+/**
  * JSON-RPC code of a refused scope: implementation-defined (-32000..-32019,
  * 2026-07-28 basic/index#error-codes). Over HTTP the status (403) and the
  * WWW-Authenticate challenge carry the meaning.

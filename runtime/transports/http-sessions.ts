@@ -7,7 +7,7 @@
 // one principal from pushing out another, and the sweep of sessions idle for
 // longer than sessionIdleMs.
 import { nodeCrypto } from "../node-crypto.js";
-import { principalOf as principalOfAuthorization } from "../server/authorization.js";
+import { boundedCallerOf, principalOf as principalOfAuthorization } from "../server/authorization.js";
 import type { ServerLogger } from "../server/logging.js";
 import type { Session } from "../server/session/session.js";
 import type { HttpResponseSink } from "./http-wire.js";
@@ -54,9 +54,9 @@ export class HttpSessionTable {
   private readonly legacy = new Map<string, LegacySseSession>();
   /** Sessions whose initialize is being answered (they count against maxSessions). */
   private opening = 0;
-  /** Sessions per principal: Streamable HTTP, HTTP+SSE and being opened. */
+  /** Sessions per caller (boundedCallerOf): Streamable HTTP, HTTP+SSE and being opened. */
   private readonly held = new Map<string, number>();
-  /** Open GET streams per principal. */
+  /** Open GET streams per caller (boundedCallerOf). */
   private readonly streamsHeld = new Map<string, number>();
   private readonly sweeper: ReturnType<typeof setInterval>;
 
@@ -95,8 +95,9 @@ export class HttpSessionTable {
    * initializes again (basic/transports#session-management).
    */
   roomFor(principal: string): Refusal | undefined {
-    const mine = this.held.get(principal) ?? 0;
-    const own = (state: HttpSession) => state.principal === principal;
+    const caller = boundedCallerOf(principal);
+    const mine = this.held.get(caller) ?? 0;
+    const own = (state: HttpSession) => boundedCallerOf(state.principal) === caller;
     if (this.limits.perPrincipal && mine >= this.limits.maxSessionsPerPrincipal) {
       if (
         this.evictIdlest(own, `this caller's ${this.limits.maxSessionsPerPrincipal} sessions (maxSessionsPerPrincipal)`)
@@ -113,7 +114,7 @@ export class HttpSessionTable {
     if (mine >= share) {
       if (this.evictIdlest(own, why)) return undefined;
     } else if (
-      this.evictIdlest((state) => (this.held.get(state.principal) ?? 0) > share, why) ||
+      this.evictIdlest((state) => (this.held.get(boundedCallerOf(state.principal)) ?? 0) > share, why) ||
       this.evictIdlest(() => true, why)
     )
       return undefined;
@@ -193,7 +194,7 @@ export class HttpSessionTable {
    * session busy, so that a principal could otherwise pin every session slot.
    */
   openStream(principal: string, response: HttpResponseSink): Refusal | undefined {
-    const open = this.streamsHeld.get(principal) ?? 0;
+    const open = this.streamsHeld.get(boundedCallerOf(principal)) ?? 0;
     if (this.limits.perPrincipal && open >= this.limits.maxStreamsPerPrincipal)
       return {
         status: 429,
@@ -232,10 +233,12 @@ export class HttpSessionTable {
     if (this.sessions.delete(state.id)) this.count1(this.held, state.principal, -1);
   }
 
+  /** Counts one more or one less for the caller `principal` is counted against (boundedCallerOf). */
   private count1(counts: Map<string, number>, principal: string, by: 1 | -1): void {
-    const count = (counts.get(principal) ?? 0) + by;
-    if (count > 0) counts.set(principal, count);
-    else counts.delete(principal);
+    const caller = boundedCallerOf(principal);
+    const count = (counts.get(caller) ?? 0) + by;
+    if (count > 0) counts.set(caller, count);
+    else counts.delete(caller);
   }
 
   private sweep(): void {

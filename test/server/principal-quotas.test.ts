@@ -18,13 +18,13 @@ afterEach(async () => {
   for (const handle of handles.splice(0)) await handle.close();
 });
 
-/** The token is the subject: a verifier standing in for a real authorization server. */
+/** The token is the subject (`subject.client` names a client too): a verifier standing in for a real authorization server. */
 const auth: HttpOptions["auth"] = {
   resource: "https://mcp.example/mcp",
   authorizationServers: [ISSUER],
   verifier: async (token): Promise<AuthInfo> => ({
-    subject: token,
-    clientId: "app",
+    subject: token.split(".")[0]!,
+    clientId: token.split(".")[1] ?? "app",
     issuer: ISSUER,
     scopes: [],
     claims: {},
@@ -156,6 +156,20 @@ describe("sessions and streams per principal", () => {
     expect([refused.status, refused.headers["retry-after"]]).toEqual([429, "5"]);
     expect(JSON.parse(refused.body).error.message).toMatch(/holds 2 sessions, the limit \(maxSessionsPerPrincipal\)/);
     expect((await initialize(url, "other")).response.status).toBe(200);
+  });
+
+  test("one subject through many clients is one caller: the cap counts its sessions together", async () => {
+    const maxSessions = 20; // maxSessionsPerPrincipal defaults to a tenth: 2
+    const { url } = await start({ maxSessions });
+    // Clients registered at will (dynamic client registration) do not multiply a user's bounds.
+    for (const client of ["app1", "app2"]) {
+      const id = await openSession(url, `hog.${client}`);
+      expect((await openStream(url, `hog.${client}`, id)).status).toBe(200);
+    }
+    expect((await initialize(url, "hog.app3")).response.status).toBe(429);
+    // Its sessions stay its client's own: another client of the same subject cannot use them.
+    const mine = await openSession(url, "alice.app1");
+    expect((await rpc(url, "alice.app2", mine, "ping")).status).toBe(404);
   });
 
   test("past its cap, a principal's own idlest session makes room, not another's", async () => {

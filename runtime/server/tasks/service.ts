@@ -16,7 +16,7 @@ import { requestOf, sessionOf, type Inflight, type RequestContext, type ServerSe
 import type { Scope } from "../types.js";
 import { INTERNAL_ERROR, MissingClientCapabilityError, ProtocolError } from "../errors.js";
 import type { ServerLogger } from "../logging.js";
-import { principalOf, type Authorization } from "../authorization.js";
+import { boundedCallerOf, principalOf, type Authorization } from "../authorization.js";
 import { flavourOf, type TaskFlavour } from "./flavours.js";
 import { TASKS_EXTENSION } from "../../protocol/task-flavours.js";
 import { isTerminal, MemoryTaskStore, newTaskId, type TaskState, type TaskStore } from "./store.js";
@@ -402,11 +402,11 @@ export class TaskService implements TaskKeeper {
 
 /**
  * Whom maxTasksPerRequestor counts a task against: with authorization its
- * principal, whatever session or flavour it came through (one principal's
+ * caller (boundedCallerOf), whatever client, session or flavour it came through (one principal's
  * many sessions must not fill the store); without it, the task's owner.
  */
 function requestorOf(owner: string, authorization: Authorization | undefined): string {
-  return authorization ? `principal ${principalOf(authorization)}` : owner;
+  return authorization ? `principal ${boundedCallerOf(principalOf(authorization))}` : owner;
 }
 
 /**
