@@ -89,7 +89,12 @@ export function checkFiles(catalogs: readonly CheckCatalog[]): GeneratedFile[] {
     if (shared.length > 0)
       printSharedInstances(
         file,
-        shared.map(([target, m]) => ({ path: target, first: catalogs[m.first]!.revision, last: catalogs[m.last]!.revision, functions: m.functions })),
+        shared.map(([target, m]) => ({
+          path: target,
+          first: catalogs[m.first]!.revision,
+          last: catalogs[m.last]!.revision,
+          functions: m.functions,
+        })),
         module.functions.map(([name]) => name),
       );
     printCheckFunctions(file, module.functions);

@@ -152,7 +152,7 @@ export class CheckEmitter {
     const body: string[] = [];
     /** Whether the body reads a value into `x` (a body of absent-property tests alone does not). */
     let readsValues = false;
-    for (let i = 0; i < properties.length; ) {
+    for (let i = 0; i < properties.length;) {
       const inherited = this.inheritedMembers(properties, i, owner);
       if (inherited) {
         // The members a base interface declares, checked by its function in the same order and with the same paths.
@@ -214,7 +214,10 @@ export class CheckEmitter {
     const read = `x = ${this.read("v", property.name)};`;
     return property.optional
       ? { lines: [read, `if (x !== undefined) {`, ...checks, `}`], reads: true }
-      : { lines: [read, `if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks], reads: true };
+      : {
+          lines: [read, `if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks],
+          reads: true,
+        };
   }
 
   /**
@@ -234,7 +237,9 @@ export class CheckEmitter {
     const declaration = this.index.get(base);
     if (declaration?.kind !== "interface") return undefined;
     const own = declaration.properties;
-    const alike = own.every((p, k) => properties[start + k]?.declaredIn === base && properties[start + k]!.name === p.name);
+    const alike = own.every(
+      (p, k) => properties[start + k]?.declaredIn === base && properties[start + k]!.name === p.name,
+    );
     return own.length > 0 && alike ? { base, count: own.length } : undefined;
   }
 
@@ -245,15 +250,11 @@ export class CheckEmitter {
       name = `${membersCheckPrefix}${base}`;
       const declaration = this.index.get(base) as Declaration & { kind: "interface" };
       const properties = declaration.resolved.properties.filter((p) => p.declaredIn === base);
-      this.functions.declare(
-        name,
-        `The members ${base} declares, for the types that extend it`,
-        () => {
-          const statements = properties.map((property) => this.propertyStatements(property, base));
-          const reads = statements.some((s) => s.reads) ? ["let x: unknown;"] : [];
-          return [...reads, ...statements.flatMap((s) => s.lines), "return true;"];
-        },
-      );
+      this.functions.declare(name, `The members ${base} declares, for the types that extend it`, () => {
+        const statements = properties.map((property) => this.propertyStatements(property, base));
+        const reads = statements.some((s) => s.reads) ? ["let x: unknown;"] : [];
+        return [...reads, ...statements.flatMap((s) => s.lines), "return true;"];
+      });
       if (this.functions.checksNothing(name)) {
         this.functions.retract(name);
         name = null;

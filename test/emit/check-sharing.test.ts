@@ -151,7 +151,13 @@ describe("checks shared between revisions", () => {
     const wide = await generateChecks(...models());
     expect([...definedIn(wide.get("2025-01-01/checks.ts")!).keys()]).toEqual(["cTextContent"]);
     const shared = definedIn(wide.get("checks/2025-01-01--2025-03-03.ts")!);
-    for (const kept of ["cCallToolResult", "cCallToolResult$content", "cCreateMessageResult", "cTool", "cCallToolRequest"])
+    for (const kept of [
+      "cCallToolResult",
+      "cCallToolResult$content",
+      "cCreateMessageResult",
+      "cTool",
+      "cCallToolRequest",
+    ])
       expect(shared.has(kept), kept).toBe(true);
     expect(shared.get("cCallToolResult$content")).toContain("cTextContent(x, f)");
 
