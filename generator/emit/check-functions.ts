@@ -2,7 +2,10 @@
 // writes their bodies): each function's text, the check functions it calls and
 // the runtime names it uses. The catalog of them is
 // what check-sharing.ts lays out into modules, and printCheckFunctions prints
-// any selection of them into a file, with the constants and imports it needs.
+// any selection of them into a file, with the constants and imports it needs:
+// as exported function declarations, or as the methods of an object literal
+// (a shared module's, check-sharing.ts). The text is the same in both but for
+// `export function ` before the name, so what is compared is the method form.
 import { byCodeUnit } from "../model/order.js";
 import { codegen, type FileHeader, type GeneratedFile } from "./printer.js";
 
@@ -14,9 +17,10 @@ interface CheckFunction {
 }
 
 /**
- * A check function as it is printed and compared: its whole text (doc
- * comment, signature, body; patterns spelled out as `new RegExp(...)`),
- * the check functions it calls and the runtime names it uses.
+ * A check function as it is printed and compared: its whole text (a one-line
+ * doc comment, then `name(v: ..., f: ...): boolean {`, the body and `}`;
+ * patterns spelled out as `new RegExp(...)`), the check functions it calls
+ * and the runtime names it uses.
  */
 export interface CheckText {
   readonly text: string;
@@ -30,6 +34,16 @@ export interface CheckCatalog {
   readonly header: FileHeader;
   readonly functions: ReadonlyMap<string, CheckText>;
 }
+
+/**
+ * The prefix of a function that checks the members one interface declares, on
+ * a value its caller found to be an object (checks-file.ts): its first
+ * parameter is typed so.
+ */
+export const membersCheckPrefix = "membersOf";
+
+/** The type of a function checking an object's members, spelled where a module names one it calls. */
+export const membersCheckType = "(v: Record<string, unknown>, f: Failure | null) => boolean";
 
 export class CheckFunctions {
   /** Function name → its parts (null while its body is built), in the order created. */
@@ -47,6 +61,19 @@ export class CheckFunctions {
     return this.functions.has(name);
   }
 
+  /** Takes back a function that turned out to check nothing (nothing may call it yet). */
+  retract(name: string): void {
+    this.functions.delete(name);
+    this.callees.delete(name);
+    this.runtimeNames.delete(name);
+  }
+
+  /** Whether the function's body checks nothing but returns true. */
+  checksNothing(name: string): boolean {
+    const fn = this.functions.get(name);
+    return fn !== null && fn !== undefined && fn.body.length === 1 && fn.body[0] === "return true;";
+  }
+
   /**
    * Adds a function. Its slot is taken before the body is built, so that a
    * declaration is printed before the anonymous functions its body creates.
@@ -61,7 +88,8 @@ export class CheckFunctions {
     this.building.pop();
     this.functions.set(name, {
       comment: `/** ${comment.replace(/\*\//g, "*\\/")} */`,
-      signature: `export function ${name}(v: unknown, f: ${failure} | null): boolean {`,
+      // A function checking the members of a value its caller found to be an object says so in its type.
+      signature: `${name}(v: ${name.startsWith(membersCheckPrefix) ? "Record<string, unknown>" : "unknown"}, f: ${failure} | null): boolean {`,
       body: lines,
     });
   }
@@ -116,11 +144,24 @@ const spelledRegExp = /new RegExp\(("(?:[^"\\]|\\.)*"), "u"\)/g;
 /**
  * Prints check functions into a file, in the order given: first a constant
  * for each pattern they test (compiled once, when the module loads; named in
- * the order the functions use them), then the functions; the runtime names
- * they use are imported. Imports of the check functions they call from other
- * modules are the caller's.
+ * the order the functions use them), then the functions, as exported
+ * declarations; the runtime names they use are imported. Imports of the check
+ * functions they call from other modules are the caller's.
  */
 export function printCheckFunctions(file: GeneratedFile, functions: readonly (readonly [string, CheckText])[]): void {
+  for (const text of checkTexts(file, functions)) {
+    const [comment, ...rest] = text.split("\n");
+    file.print([comment, `export function ${rest.join("\n")}`].join("\n"));
+  }
+}
+
+/**
+ * The texts of check functions for a file (as methods: see CheckText), after
+ * printing a constant for each pattern they test (compiled once, when the
+ * module loads; named in the order the functions use them) and importing the
+ * runtime names they use.
+ */
+export function checkTexts(file: GeneratedFile, functions: readonly (readonly [string, CheckText])[]): string[] {
   const constants = new Map<string, string>();
   const texts = functions.map(([, fn]) =>
     fn.text.replace(spelledRegExp, (_, source: string) => {
@@ -133,9 +174,9 @@ export function printCheckFunctions(file: GeneratedFile, functions: readonly (re
   for (const [pattern, name] of [...constants].sort(([a], [b]) => byCodeUnit(a, b)))
     file.print(`const ${name} = ${regExpOf(pattern)};`);
   for (const [, fn] of functions) for (const name of fn.runtime) importRuntime(file, name);
-  for (const text of texts) file.print(text);
+  return texts;
 }
 
-function importRuntime(file: GeneratedFile, name: string): string {
-  return name === "Failure" ? file.importType(codegen, name) : file.importValue(codegen, name);
+export function importRuntime(file: GeneratedFile, name: string): string {
+  return name === "Failure" || name === "Check" ? file.importType(codegen, name) : file.importValue(codegen, name);
 }

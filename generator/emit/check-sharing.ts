@@ -1,24 +1,39 @@
 // Which module each revision's check functions are printed in. Revisions
 // repeat most of their types, so most check functions are the same from one
-// revision to the next. A function that consecutive revisions have alike (its
-// text, and everything it calls alike too) is printed once, in
-// checks/<first>--<last>.ts for that run of revisions; a function only one
-// revision has is printed in the revision's own checks.ts, which also
-// re-exports the shared modules that hold its other checks. So a process
-// serving one revision loads only check functions that revision has, and one
-// serving several loads and warms each shared function once.
+// revision to the next. A function whose text consecutive revisions have alike
+// is printed once, in checks/<first>--<last>.ts for that run of revisions; a
+// function only one revision has is printed in the revision's own checks.ts.
+//
+// A function's text names what it calls, and what it calls may differ between
+// those revisions (a caller of a changed type's check). So a shared module
+// does not import its callees: it exports `checks()`, which makes its
+// functions, and `link`, which binds the names they call to one revision's
+// functions. Each revision's checks.ts makes its own set of every shared
+// module it uses, exports the functions it takes from them, and links them to
+// all of its functions. A change to a type then prints again that type's check
+// alone, not the checks that call it; the price is that a process serving
+// several revisions makes (and warms) each shared function once per revision.
+// Inherited members are checked by their interface's function (checks-file.ts),
+// so a change to a base interface's member does not reach the extending types.
 //
 // The newest revision is the one that moves (a draft re-pinned as upstream
 // changes it). The functions of the revision before it that it does not have
 // alike are printed as if it had them (a run ending just before the newest
 // ends at the newest): re-pinning it then writes its own checks.ts only, the
-// functions it changed (the changed type's check and the checks that call it,
-// which name what they call), and nothing moves between the other modules. A
-// process serving the newest revision loads those earlier versions too, at
-// most what it changed; its own checks.ts exports its own versions, which
-// take precedence over a re-exported one of the same name.
+// functions whose text it changed, and nothing moves between the other
+// modules. A process serving the newest revision loads those earlier versions
+// too, at most what it changed; its own versions replace them in what it
+// exports and links.
 import { byCodeUnit } from "../model/order.js";
-import { printCheckFunctions, type CheckCatalog, type CheckText } from "./check-functions.js";
+import {
+  checkTexts,
+  importRuntime,
+  membersCheckPrefix,
+  membersCheckType,
+  printCheckFunctions,
+  type CheckCatalog,
+  type CheckText,
+} from "./check-functions.js";
 import { GeneratedFile } from "./printer.js";
 
 /** The folder of the modules several revisions share, beside the revisions' folders. */
@@ -31,11 +46,6 @@ interface CheckModule {
   readonly functions: [string, CheckText][];
 }
 
-/**
- * The check files of `catalogs` (in revision order): each revision's
- * checks.ts, which exports every check function of the revision, and the
- * modules in checks/ that hold the functions several of them have alike.
- */
 export function checkFiles(catalogs: readonly CheckCatalog[]): GeneratedFile[] {
   const spans = checkSpans(catalogs);
   const newest = catalogs.length - 1;
@@ -62,35 +72,97 @@ export function checkFiles(catalogs: readonly CheckCatalog[]): GeneratedFile[] {
 
   const files: GeneratedFile[] = [];
   for (const [key, module] of [...modules].sort(([a], [b]) => byCodeUnit(a, b))) {
-    const own = module.first === module.last;
-    const header = own
-      ? catalogs[module.first]!.header
-      : {
-          source: `MCP schema revisions ${catalogs[module.first]!.revision} to ${catalogs[module.last]!.revision}`,
-          details: ["Check functions these revisions share, each printed once (see their checks.ts)."],
-        };
-    const file = new GeneratedFile(key, header);
-    const from = (target: string) =>
-      own ? `../${target.replace(/\.ts$/, ".js")}` : `./${target.slice(sharedChecksFolder.length + 1, -3)}.js`;
-    // A callee lives in a module whose span holds this one's; the span's first revision names which.
-    for (const [, fn] of module.functions) {
-      for (const callee of fn.callees) {
-        const [first, last] = spans[module.first]!.get(callee)!;
-        const target = path(moduleOf(first, last));
-        if (target !== key) file.importValue(from(target), callee);
-      }
+    if (module.first !== module.last) {
+      const [first, last] = [catalogs[module.first]!.revision, catalogs[module.last]!.revision];
+      const file = new GeneratedFile(key, {
+        source: `MCP schema revisions ${first} to ${last}`,
+        details: ["Check functions these revisions share, each printed once (see their checks.ts)."],
+      });
+      printSharedModule(file, module.functions, `${first} to ${last}`);
+      files.push(file);
+      continue;
     }
-    if (own) {
-      const shared = [...modules]
-        .filter(([, m]) => m.first !== m.last && m.first <= module.first && module.first <= m.last)
-        .map(([target]) => target)
-        .sort(byCodeUnit);
-      if (shared.length > 0) file.print(shared.map((target) => `export * from "${from(target)}";`).join("\n"));
-    }
+    const file = new GeneratedFile(key, catalogs[module.first]!.header);
+    const shared = [...modules]
+      .filter(([, m]) => m.first !== m.last && m.first <= module.first && module.first <= m.last)
+      .sort(([a], [b]) => byCodeUnit(a, b));
+    if (shared.length > 0)
+      printSharedInstances(
+        file,
+        shared.map(([target, m]) => ({
+          path: target,
+          first: catalogs[m.first]!.revision,
+          last: catalogs[m.last]!.revision,
+          functions: m.functions,
+        })),
+        module.functions.map(([name]) => name),
+      );
     printCheckFunctions(file, module.functions);
     files.push(file);
   }
   return files;
+}
+
+/**
+ * A shared module: a function making the module's check functions, as the
+ * methods of an object, and binding the names they call (each other's too) to
+ * the versions of the revision that made them (link). So a function is
+ * printed once for the run of revisions that have its text alike, whether or
+ * not what it calls is alike too; each revision's checks.ts makes and links
+ * its own set.
+ */
+function printSharedModule(file: GeneratedFile, functions: readonly [string, CheckText][], revisions: string): void {
+  const texts = checkTexts(file, functions);
+  const callees = calleesOf(functions);
+  const check = callees.length > 0 ? importRuntime(file, "Check") : "";
+  const typeOf = (name: string) => {
+    if (!name.startsWith(membersCheckPrefix)) return check;
+    importRuntime(file, "Failure");
+    return membersCheckType;
+  };
+  file.print(
+    [
+      `/** The check functions of revisions ${revisions}, each revision's own set, to be linked to the checks it calls in that revision. */`,
+      `export function checks() {`,
+      ...(callees.length > 0 ? [`let ${callees.map((name) => `${name}: ${typeOf(name)}`).join(", ")};`] : []),
+      `const functions = {`,
+      texts.map((text) => `${text},`).join("\n\n"),
+      `};`,
+      callees.length > 0
+        ? `return { functions, link(checks: { ${callees.map((name) => `${name}: ${typeOf(name)}`).join("; ")} }): void { ({ ${callees.join(", ")} } = checks); } };`
+        : `return { functions };`,
+      `}`,
+    ].join("\n"),
+  );
+}
+
+/**
+ * A revision's checks.ts makes its set of each shared module it uses, exports
+ * the functions it takes from them (all but those it has its own version of:
+ * the newest revision's changes), and links them to every check function of
+ * the revision.
+ */
+function printSharedInstances(
+  file: GeneratedFile,
+  shared: readonly { path: string; first: string; last: string; functions: readonly [string, CheckText][] }[],
+  own: readonly string[],
+): void {
+  const ownNames = new Set(own);
+  const id = (module: (typeof shared)[number]) => `${module.first}__${module.last}`.replace(/[^\w$]/g, "_");
+  const lines: string[] = [];
+  for (const module of shared) {
+    const make = file.importValue(`../${module.path.replace(/\.ts$/, ".js")}`, "checks", `make_${id(module)}`);
+    lines.push(`const shared_${id(module)} = ${make}();`);
+  }
+  for (const module of shared) {
+    const taken = module.functions.map(([name]) => name).filter((name) => !ownNames.has(name));
+    if (taken.length > 0) lines.push(`export const { ${taken.join(", ")} } = shared_${id(module)}.functions;`);
+  }
+  const every = [...shared.map((module) => `...shared_${id(module)}.functions`), ...own].join(", ");
+  lines.push(`const revisionChecks = { ${every} };`);
+  for (const module of shared)
+    if (calleesOf(module.functions).length > 0) lines.push(`shared_${id(module)}.link(revisionChecks);`);
+  file.print(lines.join("\n"));
 }
 
 /**
@@ -99,7 +171,7 @@ export function checkFiles(catalogs: readonly CheckCatalog[]): GeneratedFile[] {
  */
 function checkSpans(catalogs: readonly CheckCatalog[]): Map<string, [number, number]>[] {
   const alikeWithPrevious = catalogs.map((catalog, i) =>
-    i === 0 ? new Set<string>() : sameChecks(catalogs[i - 1]!, catalog),
+    i === 0 ? new Set<string>() : sameTexts(catalogs[i - 1]!, catalog),
   );
   const firsts = new Array<Map<string, number>>(catalogs.length);
   catalogs.forEach((catalog, i) => {
@@ -118,19 +190,14 @@ function checkSpans(catalogs: readonly CheckCatalog[]): Map<string, [number, num
   return spans;
 }
 
-/** The functions of `current` that are the same in `previous`, and so is everything they call. */
-export function sameChecks(previous: CheckCatalog, current: CheckCatalog): Set<string> {
-  const shared = new Set<string>();
-  for (const [name, fn] of current.functions) if (previous.functions.get(name)?.text === fn.text) shared.add(name);
-  // Only with everything it calls: drop the rest until none is left to drop (recursive types call themselves).
-  for (let dropped = true; dropped;) {
-    dropped = false;
-    for (const name of shared) {
-      if (current.functions.get(name)!.callees.some((callee) => !shared.has(callee))) {
-        shared.delete(name);
-        dropped = true;
-      }
-    }
-  }
-  return shared;
+/** The functions of `current` whose text is the same in `previous` (what they call may differ). */
+function sameTexts(previous: CheckCatalog, current: CheckCatalog): Set<string> {
+  const alike = new Set<string>();
+  for (const [name, fn] of current.functions) if (previous.functions.get(name)?.text === fn.text) alike.add(name);
+  return alike;
+}
+
+/** The names `functions` call, each once. */
+function calleesOf(functions: readonly [string, CheckText][]): string[] {
+  return [...new Set(functions.flatMap(([, fn]) => fn.callees))].sort(byCodeUnit);
 }

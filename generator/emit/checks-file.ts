@@ -14,7 +14,7 @@
 // in, its own checks.ts or one it shares with other revisions, check-sharing.ts's.
 import { indexDeclarations, type DeclarationIndex } from "../model/resolve.js";
 import type { Constraints, Declaration, IndexSignature, Property, RevisionModel, TypeNode } from "../model/types.js";
-import { CheckFunctions, type CheckCatalog } from "./check-functions.js";
+import { CheckFunctions, membersCheckPrefix, type CheckCatalog } from "./check-functions.js";
 import { CheckTypes, literal, type InlineTest, type Literal } from "./check-types.js";
 import type { FileHeader, GeneratedFile } from "./printer.js";
 import { printType } from "./typescript.js";
@@ -31,6 +31,8 @@ export class CheckEmitter {
   private readonly types: CheckTypes;
   /** Hint (where an anonymous type stands) → its function's name. */
   private readonly anonymous = new Map<string, string>();
+  /** Interface → the function checking the members it declares (null: they take any value). */
+  private readonly members = new Map<string, string | null>();
 
   constructor(
     private readonly model: Pick<RevisionModel, "declarations">,
@@ -150,26 +152,19 @@ export class CheckEmitter {
     const body: string[] = [];
     /** Whether the body reads a value into `x` (a body of absent-property tests alone does not). */
     let readsValues = false;
-    for (const property of properties) {
-      const key = JSON.stringify(property.name);
-      if (this.types.mustBeAbsent(property.type)) {
-        // `a: never` (or `a?: never`): no JSON value has that type, so the property must be
-        // absent, required or not (typescript-json-schema leaves it out of properties and required).
-        body.push(
-          `if (${this.read("v", property.name)} !== undefined) return ${this.runtime("failAt")}(f, ${key}, "not", "must not be present");`,
-        );
+    for (let i = 0; i < properties.length;) {
+      const inherited = this.inheritedMembers(properties, i, owner);
+      if (inherited) {
+        // The members a base interface declares, checked by its function in the same order and with the same paths.
+        const members = this.membersFunction(inherited.base);
+        if (members) body.push(`if (!${members}(v, f)) return false;`);
+        i += inherited.count;
         continue;
       }
-      const checks = this.statements(property.type, "x", key, this.propertyHint(property, owner), property.constraints);
-      // An optional property that takes any value (unknown) has nothing to check: not even read.
-      if (property.optional && checks.length === 0) continue;
-      readsValues = true;
-      body.push(`x = ${this.read("v", property.name)};`);
-      if (!property.optional) {
-        body.push(`if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks);
-      } else {
-        body.push(`if (x !== undefined) {`, ...checks, `}`);
-      }
+      const property = this.propertyStatements(properties[i]!, owner);
+      readsValues ||= property.reads;
+      body.push(...property.lines);
+      i++;
     }
     const declared = properties.map((p) => `case ${JSON.stringify(p.name)}:`);
     const skipDeclared = declared.length > 0 ? [`switch (k) {`, ...declared, `continue;`, `}`] : [];
@@ -199,6 +194,74 @@ export class CheckEmitter {
     }
     lines.push(...(readsValues ? ["let x: unknown;"] : []), ...body, "return true;");
     return lines;
+  }
+
+  /** The statements checking one property of `v`, and whether they read its value into `x`. */
+  private propertyStatements(
+    property: Property & { declaredIn?: string },
+    owner: string,
+  ): { lines: string[]; reads: boolean } {
+    const key = JSON.stringify(property.name);
+    if (this.types.mustBeAbsent(property.type)) {
+      // `a: never` (or `a?: never`): no JSON value has that type, so the property must be
+      // absent, required or not (typescript-json-schema leaves it out of properties and required).
+      const test = `if (${this.read("v", property.name)} !== undefined) return ${this.runtime("failAt")}(f, ${key}, "not", "must not be present");`;
+      return { lines: [test], reads: false };
+    }
+    const checks = this.statements(property.type, "x", key, this.propertyHint(property, owner), property.constraints);
+    // An optional property that takes any value (unknown) has nothing to check: not even read.
+    if (property.optional && checks.length === 0) return { lines: [], reads: false };
+    const read = `x = ${this.read("v", property.name)};`;
+    return property.optional
+      ? { lines: [read, `if (x !== undefined) {`, ...checks, `}`], reads: true }
+      : {
+          lines: [read, `if (x === undefined) return ${this.runtime("failMissing")}(f, ${key});`, ...checks],
+          reads: true,
+        };
+  }
+
+  /**
+   * When the properties from `start` on are every member an interface
+   * declares, unchanged and in its order (inherited, none overridden nor
+   * omitted): that interface and how many they are. Extending types then
+   * call one function for them, so a change to a base interface's member
+   * changes that function and the base's check, not every extending type's.
+   */
+  private inheritedMembers(
+    properties: readonly (Property & { declaredIn?: string })[],
+    start: number,
+    owner: string,
+  ): { base: string; count: number } | undefined {
+    const base = properties[start]!.declaredIn;
+    if (!base || base === owner || (this.extension && !this.extension.own.has(base))) return undefined;
+    const declaration = this.index.get(base);
+    if (declaration?.kind !== "interface") return undefined;
+    const own = declaration.properties;
+    const alike = own.every(
+      (p, k) => properties[start + k]?.declaredIn === base && properties[start + k]!.name === p.name,
+    );
+    return own.length > 0 && alike ? { base, count: own.length } : undefined;
+  }
+
+  /** The function checking the members `base` declares itself, on a value known to be an object; none when they take any value. */
+  private membersFunction(base: string): string | undefined {
+    let name = this.members.get(base);
+    if (name === undefined) {
+      name = `${membersCheckPrefix}${base}`;
+      const declaration = this.index.get(base) as Declaration & { kind: "interface" };
+      const properties = declaration.resolved.properties.filter((p) => p.declaredIn === base);
+      this.functions.declare(name, `The members ${base} declares, for the types that extend it`, () => {
+        const statements = properties.map((property) => this.propertyStatements(property, base));
+        const reads = statements.some((s) => s.reads) ? ["let x: unknown;"] : [];
+        return [...reads, ...statements.flatMap((s) => s.lines), "return true;"];
+      });
+      if (this.functions.checksNothing(name)) {
+        this.functions.retract(name);
+        name = null;
+      }
+      this.members.set(base, name);
+    }
+    return name === null ? undefined : this.functions.called(name);
   }
 
   private arrayBody(element: TypeNode, hint: string): string[] {

@@ -75,7 +75,7 @@ describe("generate from the lock", () => {
     expect(await main(["generate", "--out", out, "--surface", surface, "--quiet"], captureIo())).toBe(0);
     const before = new Map(allFiles(out).map((f) => [f, readFileSync(f, "utf8")]));
     // draft's checks are those it has alike with 2026-07-28 (check-sharing.ts), which is not generated again here.
-    expect(before.get(join(out, "draft", "checks.ts"))).toContain(`export * from "../checks/2026-07-28--draft.js";`);
+    expect(before.get(join(out, "draft", "checks.ts"))).toContain(`from "../checks/2026-07-28--draft.js";`);
     for (const revision of ["2025-06-18", "draft"]) {
       const io = captureIo({ cwd: out });
       expect(await main(["generate", "--rev", revision, "--out", out, "--surface", surface], io)).toBe(0);

@@ -1,11 +1,12 @@
 // Check functions shared between revisions (generator/emit/check-sharing.ts):
-// a function consecutive revisions have alike is printed once, in checks/, and
-// each revision's checks.ts re-exports those it has. Identical revisions print
-// nothing of their own; a changed type gives its check and the checks that
-// call it, nothing else; a revision's checks.ts loads no function the revision
+// a function whose text consecutive revisions have alike is printed once, in
+// checks/, and each revision's checks.ts makes and links its own set of those
+// it has. Identical revisions print nothing of their own; a changed type gives
+// its check, nothing else (the checks that call it stay shared, and so do the
+// types that extend it); a revision's checks.ts loads no function the revision
 // does not have (the newest: at most the earlier versions of what it changed);
 // and re-pinning the newest revision to a schema with a few more constraints
-// rewrites its checks.ts alone, by about the functions those constraints touch.
+// rewrites its checks.ts alone, by the functions whose text those constraints change.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -32,11 +33,26 @@ const checkFilesOf = (files: { path: string; content: string }[]): Files =>
   new Map(files.filter((f) => /(^checks\/|\/checks\.ts$)/.test(f.path)).map((f) => [f.path, f.content]));
 const generateChecks = async (...models: ReturnType<typeof model>[]) => checkFilesOf((await run(models)).files);
 
-/** The check functions a module defines itself, with their doc comments: name → text. */
+/**
+ * The check functions a module defines itself, with their doc comments: name →
+ * text, as a revision's checks.ts prints it (a shared module's are methods,
+ * indented, and their text is the same but for `export function `).
+ */
 function definedIn(text: string): Map<string, string> {
-  return new Map(
-    [...text.matchAll(/^(?:\/\*\*[^\n]*\*\/\n)?export function (c[\w$]+)\(.*?^}$/gms)].map((m) => [m[1]!, m[0]]),
-  );
+  const functions = new Map<string, string>();
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    const head = /^( *)(?:export function )?([\w$]+)\(v: [^)]*\): boolean \{$/.exec(line);
+    if (!head) return;
+    const indent = head[1]!;
+    const end = lines.findIndex((l, j) => j > i && (l === `${indent}}` || l === `${indent}},`));
+    const start = lines[i - 1]?.startsWith(`${indent}/**`) ? i - 1 : i;
+    const own = lines.slice(start, end + 1).map((l) => l.slice(indent.length));
+    own[own.length - 1] = "}";
+    if (!own[i - start]!.startsWith("export function ")) own[i - start] = `export function ${own[i - start]}`;
+    functions.set(head[2]!, own.join("\n"));
+  });
+  return functions;
 }
 
 /**
@@ -81,7 +97,7 @@ function changedLines(before: string, after: string): number {
 }
 
 describe("checks shared between revisions", () => {
-  test("identical revisions print no check of their own: both re-export the module they share, and use the same functions", async () => {
+  test("identical revisions print no check of their own: both make their set of the module they share, and validate alike", async () => {
     const output = await run([model("2025-02-02"), model("2025-01-01")]);
     const files = checkFilesOf(output.files);
     expect([...files.keys()].sort()).toEqual([
@@ -93,7 +109,7 @@ describe("checks shared between revisions", () => {
     for (const revision of ["2025-01-01", "2025-02-02"]) {
       const own = files.get(`${revision}/checks.ts`)!;
       expect(definedIn(own).size).toBe(0);
-      expect(own).toContain(`export * from "../checks/2025-01-01--2025-02-02.js";`);
+      expect(own).toContain(`from "../checks/2025-01-01--2025-02-02.js";`);
       expect(own).not.toContain("mcpgen/runtime"); // nothing of its own to import the runtime for
     }
 
@@ -115,13 +131,9 @@ describe("checks shared between revisions", () => {
       valid: false,
       errors: [{ path: "/params/name", keyword: "required" }],
     });
-    const [olderChecks, newerChecks] = await Promise.all(
-      ["2025-01-01", "2025-02-02"].map((r) => import(/* @vite-ignore */ join(dir, r, "checks.ts"))),
-    );
-    expect(newerChecks.cCallToolRequest).toBe(olderChecks.cCallToolRequest);
   });
 
-  test("a changed type's check, and every check that calls it, are each revision's own; the rest stays shared", async () => {
+  test("a changed type's check is each revision's own; the checks that call it stay shared, and each revision's call its own version", async () => {
     // 2025-02-02 and 2025-03-03 have the changed type alike; the newest, 2025-03-03, is not the one that changed it.
     const leaf = await generateChecks(
       model("2025-01-01"),
@@ -135,17 +147,36 @@ describe("checks shared between revisions", () => {
     for (const revision of ["2025-02-02", "2025-03-03"])
       expect(definedIn(leaf.get(`${revision}/checks.ts`)!).size).toBe(0);
 
-    const wide = await generateChecks(model("2025-01-01", sharedChanged), model("2025-02-02"), model("2025-03-03"));
-    const own = definedIn(wide.get("2025-01-01/checks.ts")!);
+    const models = () => [model("2025-01-01", sharedChanged), model("2025-02-02"), model("2025-03-03")];
+    const wide = await generateChecks(...models());
+    expect([...definedIn(wide.get("2025-01-01/checks.ts")!).keys()]).toEqual(["cTextContent"]);
     const shared = definedIn(wide.get("checks/2025-01-01--2025-03-03.ts")!);
-    for (const changed of ["cTextContent", "cCallToolResult", "cCallToolResult$content", "cCreateMessageResult"]) {
-      expect(own.has(changed), changed).toBe(true);
-      expect(shared.has(changed), changed).toBe(false);
-    }
-    for (const kept of ["cTool", "cListToolsResult", "cCallToolRequest", "cRequestId"]) {
-      expect(own.has(kept), kept).toBe(false);
+    for (const kept of [
+      "cCallToolResult",
+      "cCallToolResult$content",
+      "cCreateMessageResult",
+      "cTool",
+      "cCallToolRequest",
+    ])
       expect(shared.has(kept), kept).toBe(true);
+    expect(shared.get("cCallToolResult$content")).toContain("cTextContent(x, f)");
+
+    // The shared caller checks each revision's TextContent: mimeType is a string in 2025-01-01 only.
+    const dir = tempDir();
+    for (const file of (await run(models())).files) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.content);
     }
+    expect(typeCheck(["2025-01-01", "2025-02-02"].map((revision) => join(dir, revision, "index.ts")))).toEqual([]);
+    type Module = { validate(type: string, value: unknown): ValidationResult };
+    const load = (revision: string) => import(/* @vite-ignore */ join(dir, revision, "tables.ts")) as Promise<Module>;
+    const [changed, unchanged] = [await load("2025-01-01"), await load("2025-02-02")];
+    const result = { content: [{ type: "text", text: "hi", mimeType: 5 }] };
+    expect(changed.validate("CallToolResult", result)).toMatchObject({
+      valid: false,
+      errors: [{ path: "/content/0/mimeType", keyword: "type" }],
+    });
+    expect(unchanged.validate("CallToolResult", result)).toEqual({ valid: true });
   });
 
   test("a revision's checks load every check function it has, and none that only other revisions have; the newest, at most the earlier versions of those it changed", async () => {
@@ -165,7 +196,7 @@ describe("checks shared between revisions", () => {
     });
     // The newest loads the versions of the revision before it of what it changed (the one type and its callers).
     const { unused } = loadedBy(together, "2025-05-05");
-    expect(unused).toEqual(["checks/2025-04-04--2025-05-05.ts: cCreateMessageResult"]);
+    expect(unused).toEqual(["checks/2025-03-03--2025-05-05.ts: cCreateMessageResult"]);
     // Its own version is the one it exports and validates with, and tsc accepts it beside the re-exported one.
     const dir = tempDir();
     for (const file of (await run(revisions.map((revision, i) => model(revision, texts[i])))).files) {
@@ -241,7 +272,7 @@ const constraints: Constraint[] = [
 
 describe("re-pinning the newest revision to a nearby schema state", () => {
   test.each([1, 6, constraints.length])(
-    "draft with %i more constraints: only draft's checks.ts changes, by about the functions the constraints change",
+    "draft with %i more constraints: only draft's checks.ts changes, by the functions whose text the constraints change (not their callers, not the types that extend them)",
     async (n) => {
       const stable = buildModel(pinnedSource("2026-07-28"));
       const draft = pinnedSource("draft");
@@ -249,29 +280,56 @@ describe("re-pinning the newest revision to a nearby schema state", () => {
       const before = await generateChecks(stable, buildModel(draft));
       const after = await generateChecks(stable, buildModel(snippetSource(text, { revision: "draft" })));
 
-      // What the constraints change: the functions whose text differs in draft, and those that call them.
+      // What the constraints change: the functions whose text differs in draft.
       const [old, now] = [loadedBy(before, "draft").functions, loadedBy(after, "draft").functions];
-      const affected = new Set([...now].filter(([name, fn]) => old.get(name) !== fn).map(([name]) => name));
-      expect(affected.size).toBeGreaterThan(0);
-      for (let grown = true; grown;) {
-        grown = false;
-        for (const [name, fn] of now) {
-          if (affected.has(name) || ![...affected].some((callee) => fn.includes(`${callee}(`))) continue;
-          affected.add(name);
-          grown = true;
-        }
-      }
+      const changed = new Set([...now].filter(([name, fn]) => old.get(name) !== fn).map(([name]) => name));
+      expect(changed.size).toBeGreaterThan(0);
       // Each function, a blank line after it.
-      const affectedLines = [...affected].reduce((lines, name) => lines + now.get(name)!.split("\n").length + 1, 0);
+      const changedLines_ = [...changed].reduce((lines, name) => lines + now.get(name)!.split("\n").length + 1, 0);
 
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       for (const [path, content] of after) if (path !== "draft/checks.ts") expect(content, path).toBe(before.get(path));
+      // draft's own functions are those it changed, and nothing else.
+      expect([...definedIn(after.get("draft/checks.ts")!).keys()].sort()).toEqual([...changed].sort());
       const diff = changedLines(before.get("draft/checks.ts")!, after.get("draft/checks.ts")!);
-      // The affected functions, their import lines, the header's hash line.
-      expect(diff).toBeGreaterThanOrEqual(affectedLines);
-      expect(diff).toBeLessThanOrEqual(affectedLines + 20);
-      expect(affected.size).toBeLessThan(now.size);
+      // The changed functions; a line of names per shared module they leave, the line of all, the header's hash.
+      expect(diff).toBeGreaterThanOrEqual(changedLines_);
+      expect(diff).toBeLessThanOrEqual(changedLines_ + 20);
+      if (n === 1) {
+        // A member of a base interface: its check and the function for its members, not every type that extends it.
+        expect([...changed].sort()).toEqual(["cBaseMetadata", "membersOfBaseMetadata"]);
+      }
     },
     60_000,
   );
+
+  test("a constraint on a base interface's member is checked in every extending type, at the same path as before", async () => {
+    const draft = pinnedSource("draft");
+    const text = constrain(draft.text, ["BaseMetadata", "name", "@maxLength 8"]);
+    const dir = tempDir();
+    const models = [buildModel(pinnedSource("2026-07-28")), buildModel(snippetSource(text, { revision: "draft" }))];
+    for (const file of (await run(models)).files) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.content);
+    }
+    type Module = { validate(type: string, value: unknown): ValidationResult };
+    const load = (revision: string) => import(/* @vite-ignore */ join(dir, revision, "tables.ts")) as Promise<Module>;
+    const [stable, constrained] = [await load("2026-07-28"), await load("draft")];
+    const tool = { name: "a-long-tool-name", inputSchema: { type: "object" } };
+    expect(stable.validate("Tool", tool)).toEqual({ valid: true });
+    expect(constrained.validate("Tool", tool)).toMatchObject({
+      valid: false,
+      errors: [{ path: "/name", keyword: "maxLength" }],
+    });
+    expect(constrained.validate("ListToolsResult", { tools: [tool], resultType: "complete" })).toMatchObject({
+      valid: false,
+      errors: [{ path: "/tools/0/name", keyword: "maxLength" }],
+    });
+    // The first problem in member order, as when the inherited members were checked inline.
+    expect(constrained.validate("Tool", { name: "a-long-tool-name", inputSchema: 5 })).toMatchObject({
+      valid: false,
+      errors: [{ path: "/inputSchema" }],
+    });
+    expect(constrained.validate("Tool", { ...tool, name: "short" })).toEqual({ valid: true });
+  }, 60_000);
 });

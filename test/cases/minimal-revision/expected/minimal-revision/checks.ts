@@ -15,6 +15,13 @@ export function cCallToolRequest(v: unknown, f: Failure | null): boolean {
   x = v["params"];
   if (x === undefined) return failMissing(f, "params");
   if (!cCallToolRequestParams(x, f)) return failNested(f, "params");
+  if (!membersOfJSONRPCRequest(v, f)) return false;
+  return true;
+}
+
+/** The members JSONRPCRequest declares, for the types that extend it */
+export function membersOfJSONRPCRequest(v: Record<string, unknown>, f: Failure | null): boolean {
+  let x: unknown;
   x = v["jsonrpc"];
   if (x === undefined) return failMissing(f, "jsonrpc");
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
@@ -55,10 +62,7 @@ export function cCallToolResult(v: unknown, f: Failure | null): boolean {
   if (x !== undefined) {
     if (typeof x !== "boolean") return failAt(f, "isError", "type", "must be boolean");
   }
-  x = v["_meta"];
-  if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
-  }
+  if (!membersOfResult(v, f)) return false;
   return true;
 }
 
@@ -68,6 +72,16 @@ export function cCallToolResult$content(v: unknown, f: Failure | null): boolean 
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
     if (!cTextContent(x, f)) return failNested(f, i);
+  }
+  return true;
+}
+
+/** The members Result declares, for the types that extend it */
+export function membersOfResult(v: Record<string, unknown>, f: Failure | null): boolean {
+  let x: unknown;
+  x = v["_meta"];
+  if (x !== undefined) {
+    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
   }
   return true;
 }
@@ -121,12 +135,7 @@ export function cCreateMessageRequest(v: unknown, f: Failure | null): boolean {
   x = v["params"];
   if (x === undefined) return failMissing(f, "params");
   if (!cCreateMessageRequest$params(x, f)) return failNested(f, "params");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
-  x = v["id"];
-  if (x === undefined) return failMissing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
+  if (!membersOfJSONRPCRequest(v, f)) return false;
   return true;
 }
 
@@ -163,10 +172,7 @@ export function cCreateMessageResult(v: unknown, f: Failure | null): boolean {
   x = v["content"];
   if (x === undefined) return failMissing(f, "content");
   if (!cTextContent(x, f)) return failNested(f, "content");
-  x = v["_meta"];
-  if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
-  }
+  if (!membersOfResult(v, f)) return false;
   return true;
 }
 
@@ -185,12 +191,7 @@ export function cInitializeRequest(v: unknown, f: Failure | null): boolean {
   x = v["params"];
   if (x === undefined) return failMissing(f, "params");
   if (!cInitializeRequest$params(x, f)) return failNested(f, "params");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
-  x = v["id"];
-  if (x === undefined) return failMissing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
+  if (!membersOfJSONRPCRequest(v, f)) return false;
   return true;
 }
 
@@ -217,10 +218,7 @@ export function cInitializeResult(v: unknown, f: Failure | null): boolean {
   x = v["capabilities"];
   if (x === undefined) return failMissing(f, "capabilities");
   if (!cServerCapabilities(x, f)) return failNested(f, "capabilities");
-  x = v["_meta"];
-  if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
-  }
+  if (!membersOfResult(v, f)) return false;
   return true;
 }
 
@@ -231,13 +229,20 @@ export function cInitializedNotification(v: unknown, f: Failure | null): boolean
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (x !== "notifications/initialized") return failAt(f, "method", "const", "must be \"notifications/initialized\"");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
+  if (!membersOfJSONRPCNotification(v, f)) return false;
   x = v["params"];
   if (x !== undefined) {
     if (!cNotification$params(x, f)) return failNested(f, "params");
   }
+  return true;
+}
+
+/** The members JSONRPCNotification declares, for the types that extend it */
+export function membersOfJSONRPCNotification(v: Record<string, unknown>, f: Failure | null): boolean {
+  let x: unknown;
+  x = v["jsonrpc"];
+  if (x === undefined) return failMissing(f, "jsonrpc");
+  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
   return true;
 }
 
@@ -289,6 +294,13 @@ export function cJSONRPCNotification(v: unknown, f: Failure | null): boolean {
   x = v["jsonrpc"];
   if (x === undefined) return failMissing(f, "jsonrpc");
   if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
+  if (!membersOfNotification(v, f)) return false;
+  return true;
+}
+
+/** The members Notification declares, for the types that extend it */
+export function membersOfNotification(v: Record<string, unknown>, f: Failure | null): boolean {
+  let x: unknown;
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
@@ -309,6 +321,13 @@ export function cJSONRPCRequest(v: unknown, f: Failure | null): boolean {
   x = v["id"];
   if (x === undefined) return failMissing(f, "id");
   if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
+  if (!membersOfRequest(v, f)) return false;
+  return true;
+}
+
+/** The members Request declares, for the types that extend it */
+export function membersOfRequest(v: Record<string, unknown>, f: Failure | null): boolean {
+  let x: unknown;
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (typeof x !== "string") return failAt(f, "method", "type", "must be string");
@@ -348,12 +367,7 @@ export function cListToolsRequest(v: unknown, f: Failure | null): boolean {
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (x !== "tools/list") return failAt(f, "method", "const", "must be \"tools/list\"");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
-  x = v["id"];
-  if (x === undefined) return failMissing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
+  if (!membersOfJSONRPCRequest(v, f)) return false;
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return failNested(f, "params");
@@ -368,10 +382,7 @@ export function cListToolsResult(v: unknown, f: Failure | null): boolean {
   x = v["tools"];
   if (x === undefined) return failMissing(f, "tools");
   if (!cListToolsResult$tools(x, f)) return failNested(f, "tools");
-  x = v["_meta"];
-  if (x !== undefined) {
-    if (!cResult$_meta(x, f)) return failNested(f, "_meta");
-  }
+  if (!membersOfResult(v, f)) return false;
   return true;
 }
 
@@ -406,12 +417,7 @@ export function cPingRequest(v: unknown, f: Failure | null): boolean {
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (x !== "ping") return failAt(f, "method", "const", "must be \"ping\"");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
-  x = v["id"];
-  if (x === undefined) return failMissing(f, "id");
-  if (!(typeof x === "string" || typeof x === "number")) return failAt(f, "id", "type", "must be string or number");
+  if (!membersOfJSONRPCRequest(v, f)) return false;
   x = v["params"];
   if (x !== undefined) {
     if (!cRequest$params(x, f)) return failNested(f, "params");
@@ -552,9 +558,7 @@ export function cToolListChangedNotification(v: unknown, f: Failure | null): boo
   x = v["method"];
   if (x === undefined) return failMissing(f, "method");
   if (x !== "notifications/tools/list_changed") return failAt(f, "method", "const", "must be \"notifications/tools/list_changed\"");
-  x = v["jsonrpc"];
-  if (x === undefined) return failMissing(f, "jsonrpc");
-  if (x !== "2.0") return failAt(f, "jsonrpc", "const", "must be \"2.0\"");
+  if (!membersOfJSONRPCNotification(v, f)) return false;
   x = v["params"];
   if (x !== undefined) {
     if (!cNotification$params(x, f)) return failNested(f, "params");
