@@ -81,7 +81,7 @@ function packageJson({ name, transport, mcpgenVersion }: InitOptions): string {
     description: `An MCP server ${transport === "stdio" ? "on stdio" : "over Streamable HTTP"}, built with mcpgen`,
     private: true,
     type: "module",
-    engines: { node: ">=20" },
+    engines: { node: ">=20.16" },
     scripts: {
       build: "tsc",
       start: "node dist/main.js",
