@@ -85,7 +85,7 @@ describe("the tarballs", () => {
         (f) =>
           !f.startsWith("package/dist/chunks/") &&
           !/^package\/dist\/generated\/(.+\/)?index\.js$/.test(f) &&
-          !/^package\/dist\/runtime\/(index|codegen|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http|snapshot))\.js$/.test(
+          !/^package\/dist\/runtime\/(index|codegen|server\/index|client\/index|redis\/index|auth\/jwt|transports\/(stdio|http|fetch|snapshot))\.js$/.test(
             f,
           ),
       ),
@@ -97,6 +97,7 @@ describe("the tarballs", () => {
       "package/dist/runtime/transports/stdio.js",
       "package/dist/runtime/transports/snapshot.js",
       "package/dist/runtime/transports/http.js",
+      "package/dist/runtime/transports/fetch.js",
       "package/dist/runtime/client/index.js",
       "package/dist/generated/ext/tasks/index.js",
       "package/dist/generated/ext/skills/index.js",
@@ -105,6 +106,24 @@ describe("the tarballs", () => {
     }
     expect(files.filter((f) => /\/generator\/|^package\/bin\/|^package\/spec\//.test(f))).toEqual([]);
     expect(files.filter((f) => /schema\.(ts|json)$/.test(f) || /\.ts$/.test(f.replace(/\.d\.ts$/, "")))).toEqual([]);
+  });
+
+  test("the installed mcpgen/fetch reaches no node: module, statically or dynamically (it must load on Bun, Deno and workerd)", () => {
+    const root = join(consumer, "node_modules", "mcpgen");
+    const seen = new Set<string>();
+    const nodeImports: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const [, specifier] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)) {
+        if (specifier!.startsWith("node:")) nodeImports.push(`${file.slice(root.length + 1)}: ${specifier}`);
+        else if (specifier!.startsWith(".")) visit(join(file, "..", specifier!));
+      }
+    };
+    visit(join(root, "dist", "runtime", "transports", "fetch.js"));
+    expect(seen.size).toBeGreaterThan(1);
+    expect(nodeImports).toEqual([]);
   });
 
   test("the generator ships the CLI, the lock and the skills transcription; no runtime, generated code or spec cache", () => {
