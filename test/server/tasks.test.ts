@@ -395,8 +395,12 @@ describe("a task outlives its HTTP response", () => {
     const created = await post("tools/call", { name: "work", arguments: { ms: 150 } }, "work");
     const taskId = created["result"].taskId as string;
     expect(created["result"].resultType).toBe("task");
-    await sleep(250);
-    const done = await post("tasks/get", { taskId }, taskId);
+    // Polled as a client would (a fixed sleep fails on a loaded machine), within a bound.
+    let done = await post("tasks/get", { taskId }, taskId);
+    for (const deadline = Date.now() + 5000; done["result"]?.status === "working" && Date.now() < deadline; ) {
+      await sleep(50);
+      done = await post("tasks/get", { taskId }, taskId);
+    }
     expect(done["result"]).toMatchObject({ status: "completed", result: { content: [{ text: "worked 150 ms" }] } });
     expect(aborted).toEqual([]);
   });
