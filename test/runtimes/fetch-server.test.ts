@@ -29,7 +29,7 @@ const SIMPLE_TEXT = "This is a simple text response for testing.";
 const text = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
 
 /** Starts `command`, resolves with the URL the example prints; rejects if it exits first or takes 30 s. */
-function start(command: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+function start(command: string, args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(command, [...args, "--port", "0"], { cwd: projectRoot, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
@@ -37,7 +37,7 @@ function start(command: string, args: string[]): Promise<{ child: ChildProcess; 
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const served = /^fetch server: (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(output);
-      if (served) (clearTimeout(timer), resolve({ child, url: served[1]! }));
+      if (served) (clearTimeout(timer), resolve({ child, url: served[1]!, output: () => output }));
     };
     child.stdout!.on("data", read);
     child.stderr!.on("data", read);
@@ -104,10 +104,11 @@ describe.each(Object.keys(RUNTIMES))("examples/fetch-server on %s", (name) => {
   const { command, args } = RUNTIMES[name]!;
   let child: ChildProcess | undefined;
   let url = "";
+  let output = () => "";
   let quiet: Awaited<ReturnType<typeof openQuietStream>> | undefined;
 
   beforeAll(async () => {
-    ({ child, url } = await start(command, args));
+    ({ child, url, output } = await start(command, args));
     quiet = await openQuietStream(url);
   });
   afterAll(async () => {
@@ -160,5 +161,9 @@ describe.each(Object.keys(RUNTIMES))("examples/fetch-server on %s", (name) => {
     const waited = Date.now() - quiet!.openedAt;
     if (waited < 12_000) await new Promise((resolve) => setTimeout(resolve, 12_000 - waited));
     expect(quiet!.ended).toBeUndefined();
+  });
+
+  test("the runtime printed nothing but the URL: no warning, no error", () => {
+    expect(output()).toBe(`fetch server: ${url}\n`);
   });
 });
