@@ -17,7 +17,7 @@ const packageTests = [
 /** Upstream's whole schema history, generated, type-checked and compared with ajv state by state: minutes. */
 const historyTests = ["test/history/**/*.test.ts"];
 
-/** Bun and Deno (npm packages) started on loopback and run the conformance suite: minutes. */
+/** Bun, Deno and workerd (npm packages) started on loopback, the conformance suite run against them: minutes. */
 const runtimeTests = ["test/runtimes/**/*.test.ts"];
 
 /** What runs again on another Node version: the packed packages, snapshots and the transports. */
@@ -77,8 +77,9 @@ export default defineConfig({
       { extends: true, test: { name: "node", include: nodeTests } },
       // `npm run test:history`, which CI runs: every state of upstream's draft schema as a revision never seen.
       { extends: true, test: { name: "history", include: historyTests } },
-      // `npm run test:runtimes`: examples/fetch-server on Bun and on Deno, the conformance suite against each.
-      { extends: true, test: { name: "runtimes", include: runtimeTests } },
+      // `npm run test:runtimes`: examples/fetch-server on Bun and on Deno, the conformance suite against each,
+      // and a Worker on workerd. One file at a time: they install Node 22 and the suite into one cache.
+      { extends: true, test: { name: "runtimes", include: runtimeTests, fileParallelism: false } },
     ],
   },
 });
