@@ -17,6 +17,9 @@ const packageTests = [
 /** Upstream's whole schema history, generated, type-checked and compared with ajv state by state: minutes. */
 const historyTests = ["test/history/**/*.test.ts"];
 
+/** Bun, Deno and workerd (npm packages) started on loopback, the conformance suite run against them: minutes. */
+const runtimeTests = ["test/runtimes/**/*.test.ts"];
+
 /** What runs again on another Node version: the packed packages, snapshots and the transports. */
 const nodeTests = [
   "test/package/exports.test.ts",
@@ -61,7 +64,11 @@ export default defineConfig({
       // `npm test`: every unit and integration test.
       {
         extends: true,
-        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: [...packageTests, ...historyTests] },
+        test: {
+          name: "suite",
+          include: ["test/**/*.test.ts"],
+          exclude: [...packageTests, ...historyTests, ...runtimeTests],
+        },
       },
       // `npm run test:packages`: the slow tests of what is published (why each is slow: its header).
       { extends: true, test: { name: "packages", include: packageTests } },
@@ -70,6 +77,9 @@ export default defineConfig({
       { extends: true, test: { name: "node", include: nodeTests } },
       // `npm run test:history`, which CI runs: every state of upstream's draft schema as a revision never seen.
       { extends: true, test: { name: "history", include: historyTests } },
+      // `npm run test:runtimes`: examples/fetch-server on Bun and on Deno, the conformance suite against each,
+      // and a Worker on workerd. One file at a time: they install Node 22 and the suite into one cache.
+      { extends: true, test: { name: "runtimes", include: runtimeTests, fileParallelism: false } },
     ],
   },
 });

@@ -28,8 +28,16 @@ export type { ResponseMode } from "./http-exchanges.js";
  */
 export type FetchHandlerOptions = Omit<HttpOptions, "host" | "port">;
 
+/**
+ * What a platform may pass beside the Request. Deno's ServeHandlerInfo has
+ * `completed`, which rejects when the response could not be delivered.
+ */
+export interface DeliveryInfo {
+  readonly completed?: Promise<void>;
+}
+
 export interface FetchHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, info?: DeliveryInfo): Promise<Response>;
   /** Live sessions (Streamable HTTP and legacy SSE). */
   readonly sessionCount: number;
   /** Ends every session and stops the idle sweep. */
@@ -39,10 +47,14 @@ export interface FetchHandler {
 /** Serves `server` as a fetch handler: `export default { fetch: createFetchHandler(server, options) }`. */
 export function createFetchHandler(server: McpServer, options: FetchHandlerOptions = {}): FetchHandler {
   const handler = new McpHttpHandler<FetchRequestHead>(server, options, readFetchBody);
-  const fetch = (request: Request): Promise<Response> => {
+  const fetch = (request: Request, info?: DeliveryInfo): Promise<Response> => {
     const response = new ResponseSink();
     // The client went away: what is in flight for it is cancelled as a closed connection's is.
-    request.signal.addEventListener("abort", () => response.abandon(), { once: true });
+    // Deno also aborts request.signal after a delivered response, and warns once where code
+    // read that signal: there, an undelivered response (`completed` rejecting) is the sign.
+    const completed = info?.completed;
+    if (completed instanceof Promise) completed.catch(() => response.abandon());
+    else request.signal.addEventListener("abort", () => response.abandon(), { once: true });
     handler.handle(headOf(request), response);
     return response.response;
   };

@@ -58,7 +58,8 @@ export class HttpSessionTable {
   private readonly held = new Map<string, number>();
   /** Open GET streams per caller (boundedCallerOf). */
   private readonly streamsHeld = new Map<string, number>();
-  private readonly sweeper: ReturnType<typeof setInterval>;
+  /** The idle sweep, from the first session on. */
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly limits: SessionTableLimits,
@@ -72,9 +73,6 @@ export class HttpSessionTable {
     for (const name of ["maxSessions", "maxSessionsPerPrincipal", "maxStreamsPerPrincipal"] as const)
       if (!Number.isInteger(limits[name]) || limits[name] < 1)
         throw new RangeError(`${name} must be a positive integer, not ${limits[name]}`);
-    this.sweeper = setInterval(() => this.sweep(), Math.min(limits.sessionIdleMs, 60_000));
-    // Node's timers keep the process alive unless unref'd; Deno's and workerd's are numbers.
-    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   /** Live sessions (Streamable HTTP and HTTP+SSE, and those being opened). */
@@ -160,6 +158,12 @@ export class HttpSessionTable {
   opened(state: HttpSession): void {
     this.opening--;
     this.touch(state);
+    // Not in the constructor: a fetch handler is made at a module's top level, where workerd refuses timers.
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.sessionIdleMs, 60_000));
+      // Node's timers keep the process alive unless unref'd; Deno's and workerd's are numbers.
+      (this.sweeper as { unref?: () => void }).unref?.();
+    }
   }
 
   /** The initialize failed: no session. */
@@ -253,6 +257,7 @@ export class HttpSessionTable {
   /** Ends every session and stops the sweep. */
   close(): void {
     clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const state of this.sessions.values()) state.close();
     this.sessions.clear();
     for (const { session } of this.legacy.values()) session.close();
