@@ -1,4 +1,4 @@
-// examples/fetch-server.ts on Bun and on Deno (the npm packages bun and deno),
+// examples/fetch-server.ts on Bun and on Deno (the npm packages bun and deno, .ci/runtimes),
 // each started from dist/ on a loopback port as a user runs it, then: the
 // official conformance suite against it (.ci/conformance --url), the
 // 2026-07-28 requirements and every scenario (both runtimes hold 2025
@@ -15,14 +15,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
+import { runtimeBin } from "./installed.js";
 
 const example = join(projectRoot, "dist", "examples", "fetch-server.js");
-const bin = (name: string) => join(projectRoot, "node_modules", ".bin", name);
 
 /** How each runtime starts a file; Deno with the permissions docs/transports.md names. */
 const RUNTIMES: Record<string, { command: string; args: string[] }> = {
-  bun: { command: bin("bun"), args: [example] },
-  deno: { command: bin("deno"), args: ["run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", example] },
+  bun: { command: runtimeBin("bun"), args: [example] },
+  deno: { command: runtimeBin("deno"), args: ["run", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", example] },
 };
 
 const SIMPLE_TEXT = "This is a simple text response for testing.";

@@ -1,4 +1,4 @@
-// A fetch handler on Cloudflare's workerd (the npm package miniflare, which
+// A fetch handler on Cloudflare's workerd (the npm package miniflare, .ci/runtimes, which
 // needs Node >= 22: MCPGEN_NODE22 or .ci/node 22): a Worker that makes its
 // handler at the module's top level, bundled from the built package by
 // rolldown as a Workers bundler would, started on a loopback port, then called
@@ -8,10 +8,13 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { rolldown } from "rolldown";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
+import { runtimesFolder } from "./installed.js";
 
 const dir = join(projectRoot, "dist", "runtimes-test", "workerd");
 
@@ -26,7 +29,7 @@ export default { fetch: createFetchHandler(server) };
 
 // Miniflare on a free loopback port; prints the URL, disposes of workerd on SIGTERM.
 const RUN = `import { readFileSync } from "node:fs";
-import { Miniflare } from "miniflare";
+import { Miniflare } from "MINIFLARE";
 
 const mf = new Miniflare({
   modules: true,
@@ -56,7 +59,9 @@ beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "worker.js"), WORKER);
-  writeFileSync(join(dir, "run.mjs"), RUN);
+  // miniflare lives in the runtimes' folder (.ci/runtimes), not in the project's dependencies.
+  const miniflare = createRequire(join(runtimesFolder(), "package.json")).resolve("miniflare");
+  writeFileSync(join(dir, "run.mjs"), RUN.replace('"MINIFLARE"', JSON.stringify(pathToFileURL(miniflare).href)));
   const bundle = await rolldown({
     input: join(dir, "worker.js"),
     platform: "browser",
