@@ -32,7 +32,7 @@ interface StateReport {
 }
 
 /** Every how many mutations one is tried: a sample of each state (a few thousand cases), all of its seeds. */
-const sampleStride = 64;
+const sampleStride = 128;
 
 /**
  * Registers the tests of one of `shards` consecutive runs of states: consecutive, so that each state's
