@@ -12,7 +12,7 @@ import type { Inflight, ServerSession } from "./context.js";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/handler-revision.js";
 import { MissingClientCapabilityError, ProtocolError } from "./errors.js";
 import { META_SUBSCRIPTION_ID } from "../protocol/meta.js";
-import { atExpiry, declaresScopes, principalOf, requireScopes } from "./authorization.js";
+import { atExpiry, boundedCallerOf, declaresScopes, principalOf, requireScopes } from "./authorization.js";
 
 /** SubscriptionFilter's fields and the notification each opts in to (schema.ts SubscriptionFilter). */
 const FILTER = {
@@ -109,7 +109,8 @@ export class Listeners {
         INVALID_PARAMS,
         `Invalid params: at most ${this.maxUris} resourceSubscriptions per subscription (${uris.length} given)`,
       );
-    const principal = principalOf(inflight.channel.authorization);
+    // Counted against the caller (boundedCallerOf): a subject's clients share its bound.
+    const principal = boundedCallerOf(principalOf(inflight.channel.authorization));
     this.refuseOverLimit(principal);
     const { scope } = inflight;
     const offers = (method: string): boolean => {
@@ -167,7 +168,7 @@ export class Listeners {
     id: RequestId,
     inflight: Inflight,
     session: ServerSession,
-    /** Who asked (authorization.ts principalOf); "" without authorization. */
+    /** Who asked, as the bounds count callers (authorization.ts boundedCallerOf); "" without authorization. */
     principal: string,
     methods: Set<string>,
     honoredUris: Set<string>,
