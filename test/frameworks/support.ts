@@ -135,8 +135,11 @@ function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** A 2025 session's standalone GET stream, opened with plain fetch and left open (until `cancel`). */
-export async function openSessionStream(url: string): Promise<{ cancel(): Promise<void> }> {
+/**
+ * A 2025 session's standalone GET stream, opened with plain fetch and read
+ * until it ends; `ended` says how, once it has.
+ */
+export async function openSessionStream(url: string) {
   const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
   const initialize = {
     jsonrpc: "2.0",
@@ -152,12 +155,15 @@ export async function openSessionStream(url: string): Promise<{ cancel(): Promis
   const stream = await fetch(url, { headers: { Accept: "text/event-stream", ...session } });
   expect([stream.status, stream.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
   const reader = stream.body!.getReader();
+  const openedAt = Date.now();
+  let ended: string | undefined;
   void (async () => {
     try {
       while (!(await reader.read()).done);
-    } catch {
-      // cut when the process stops
+      ended = `ended after ${Date.now() - openedAt} ms`;
+    } catch (error) {
+      ended = `cut after ${Date.now() - openedAt} ms: ${(error as Error).message}`;
     }
   })();
-  return { cancel: () => reader.cancel().catch(() => {}) };
+  return { openedAt, ended: () => ended, cancel: () => reader.cancel().catch(() => {}) };
 }
