@@ -67,7 +67,8 @@ describe.each(PAGES)("%s", (page) => {
     for (const block of codeBlocks(page)) {
       const where = `${page}:${block.line}`;
       if (block.name === undefined) {
-        const example = readdirSync(join(projectRoot, "examples")).find(
+        // examples/ and its folders (examples/deploy/express.ts is "deploy/express.ts").
+        const example = readdirSync(join(projectRoot, "examples"), { recursive: true, encoding: "utf8" }).find(
           (file) => file.endsWith(".ts") && readFileSync(join(projectRoot, "examples", file), "utf8") === block.code,
         );
         if (!example) uncovered.push(`${where}: a ${block.language} block with no name is no examples/ file`);
