@@ -153,6 +153,16 @@ describe.each(CASES)("a project from mcpgen init --runtime $runtime, installed f
     }
   });
 
+  test.runIf(scaffold.runtime === "bun")("its tsconfig.json type-checks it with Bun's types", () => {
+    const tsc = run(
+      process.execPath,
+      [join(projectRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
+      project,
+    );
+    expect(tsc.output).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
   test.skipIf(!scaffold.start)(
     "its start script serves the official v1 client on loopback, and stops on SIGTERM",
     async () => {
