@@ -19,6 +19,7 @@ import {
   packageName,
   WORKERS_DEV_DEPENDENCIES,
 } from "../../generator/cli/init-templates.js";
+import { snippet } from "../docs/pages.js";
 import { captureIo, projectRoot, tempDir } from "../helpers.js";
 import { npm, packPackages } from "../package/packs.js";
 
@@ -109,6 +110,31 @@ describe("mcpgen init: what it writes and refuses", () => {
     expect(readFileSync(join(project, ...entry.split("/")), "utf8")).toContain("createFetchHandler(");
     expect(manifest(join(project, "package.json")).dependencies).toEqual({ mcpgen: generatorVersion });
     expect(out).toMatch(new RegExp(`^Created an MCP server over Streamable HTTP on \\S.* in on-${runtime} `));
+  });
+
+  test("docs/generator.md's init-runtimes block: each line makes the project its comment says", async () => {
+    const lines = snippet("docs/generator.md", "init-runtimes").trim().split("\n");
+    expect(lines).toHaveLength(3);
+    for (const line of lines) {
+      const [command, comment] = line.split(/\s+# /);
+      expect(command).toMatch(/^npx mcpgen-generator init my-server --runtime \w+$/);
+      const args = command!.slice("npx mcpgen-generator ".length).split(" ");
+      const here = tempDir();
+      expect((await init(here, args.slice(1))).code).toBe(0);
+      const project = join(here, "my-server");
+      const runtime = args.at(-1)!;
+      const readme = readFileSync(join(project, "README.md"), "utf8");
+      if (runtime === "workers") {
+        expect(comment).toBe("a Worker: wrangler dev serves http://localhost:8787/mcp");
+        expect(manifest(join(project, "package.json")).scripts.dev).toBe("wrangler dev");
+        expect(readme).toContain("http://localhost:8787/mcp");
+      } else {
+        const serve = runtime === "bun" ? "Bun.serve" : "Deno.serve";
+        expect(comment).toBe(`${serve} at http://127.0.0.1:3000/mcp`);
+        expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toContain(`${serve}(`);
+        expect(readme).toContain("serve MCP at http://127.0.0.1:3000/mcp");
+      }
+    }
   });
 
   test("wrangler.toml names the entry, a compatibility date and nodejs_compat", async () => {
