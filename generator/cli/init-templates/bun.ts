@@ -79,6 +79,7 @@ export function serve(port: number) {
     // Bun closes a connection after 10 s without traffic; 0 keeps a quiet SSE
     // stream (a 2025 client's) open.
     idleTimeout: 0,
+    // Bun's second argument is its server: the handler takes the request alone.
     fetch: (request) => handler(request),
   });
   return {
@@ -158,8 +159,8 @@ process) or without it (2026-07-28).
   (\`createFetchHandler\` from \`mcpgen/fetch\`).
 - \`src/server.test.ts\`: serves it on a free port and checks each feature
   through \`mcpgen/client\`, with \`bun test\`.
-- \`tsconfig.json\`: for your editor and \`bunx tsc\` (Bun's types come from
-  \`@types/bun\`).
+- \`tsconfig.json\`: for your editor, and for \`tsc\` once you add
+  \`typescript\` (Bun's types come from \`@types/bun\`).
 
 ## Connecting a client
 
