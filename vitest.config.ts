@@ -18,7 +18,7 @@ const packageTests = [
 const historyTests = ["test/history/**/*.test.ts"];
 
 /** Bun, Deno and workerd (npm packages) started on loopback, the conformance suite run against them: minutes. */
-const runtimeTests = ["test/runtimes/**/*.test.ts"];
+const runtimeTests = ["test/runtimes/**/*.test.ts", "test/cli/init-runtimes.test.ts"];
 
 /** What runs again on another Node version: the packed packages, snapshots and the transports. */
 const nodeTests = [

@@ -296,9 +296,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     .command("init")
     .description("create an MCP server project on the mcpgen runtime: one tool, resource and prompt, a test, a README")
     .argument("<dir>", "the project folder: new or empty; its name becomes the package's")
-    .option("--http", "serve over Streamable HTTP instead of stdio")
+    .option("--runtime <name>", "where it runs: node, bun, deno or workers (Cloudflare)", "node")
+    .option("--http", "node: serve over Streamable HTTP instead of stdio (the other runtimes always serve HTTP)")
     .action(async (dir: string, options) => {
-      exitCode = await initCommand(io, { dir, transport: options.http ? "http" : "stdio", version: root.version });
+      exitCode = await initCommand(io, {
+        dir,
+        runtime: options.runtime,
+        transport: options.http ? "http" : "stdio",
+        version: root.version,
+      });
     });
 
   program

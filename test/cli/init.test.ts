@@ -13,7 +13,13 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { listFiles } from "../../generator/cli/io.js";
 import { main } from "../../generator/cli/main.js";
-import { DEV_DEPENDENCIES, packageName } from "../../generator/cli/init-templates.js";
+import {
+  BUN_DEV_DEPENDENCIES,
+  DEV_DEPENDENCIES,
+  packageName,
+  WORKERS_DEV_DEPENDENCIES,
+} from "../../generator/cli/init-templates.js";
+import { snippet } from "../docs/pages.js";
 import { captureIo, projectRoot, tempDir } from "../helpers.js";
 import { npm, packPackages } from "../package/packs.js";
 
@@ -72,6 +78,79 @@ describe("mcpgen init: what it writes and refuses", () => {
     expect(Object.keys(DEV_DEPENDENCIES).sort()).toEqual(["@types/node", "typescript"]);
     for (const [name, version] of Object.entries(DEV_DEPENDENCIES))
       expect([name, version]).toEqual([name, devDependencies[name]]);
+  });
+
+  test("the dev dependencies of the other scaffolds are the releases mcpgen's own tests run", () => {
+    // .ci/runtimes pins the runtimes' packages: bun@x deno@y miniflare@z.
+    const pinned = Object.fromEntries(
+      [
+        .../packages="([^"]+)"/
+          .exec(readFileSync(join(projectRoot, ".ci", "runtimes"), "utf8"))![1]!
+          .matchAll(/(\S+)@(\S+)/g),
+      ].map((match) => [match[1]!, match[2]!]),
+    );
+    expect(BUN_DEV_DEPENDENCIES).toEqual({ "@types/bun": pinned["bun"] });
+    expect(WORKERS_DEV_DEPENDENCIES).toMatchObject({
+      miniflare: pinned["miniflare"],
+      rolldown: manifest(join(projectRoot, "package.json")).dependencies.rolldown,
+    });
+  });
+
+  test.each([
+    ["bun", ["src/main.ts", "src/server.test.ts", "src/server.ts", "tsconfig.json"], "Bun.serve("],
+    ["deno", ["deno.json", "src/main.ts", "src/server.test.ts", "src/server.ts"], "Deno.serve("],
+    ["workers", ["src/index.test.ts", "src/index.ts", "src/server.ts", "wrangler.toml"], "export default {"],
+  ])("--runtime %s writes its own project, served over HTTP by the runtime", async (runtime, files, serves) => {
+    const { code, out, err } = await init(cwd, [`on-${runtime}`, "--runtime", runtime]);
+    expect([code, err]).toEqual([0, ""]);
+    const project = join(cwd, `on-${runtime}`);
+    expect(await listFiles(project)).toEqual([".gitignore", "README.md", "package.json", ...files].sort());
+    const entry = runtime === "workers" ? "src/index.ts" : "src/main.ts";
+    expect(readFileSync(join(project, ...entry.split("/")), "utf8")).toContain(serves);
+    expect(readFileSync(join(project, ...entry.split("/")), "utf8")).toContain("createFetchHandler(");
+    expect(manifest(join(project, "package.json")).dependencies).toEqual({ mcpgen: generatorVersion });
+    expect(out).toMatch(new RegExp(`^Created an MCP server over Streamable HTTP on \\S.* in on-${runtime} `));
+  });
+
+  test("docs/generator.md's init-runtimes block: each line makes the project its comment says", async () => {
+    const lines = snippet("docs/generator.md", "init-runtimes").trim().split("\n");
+    expect(lines).toHaveLength(3);
+    for (const line of lines) {
+      const [command, comment] = line.split(/\s+# /);
+      expect(command).toMatch(/^npx mcpgen-generator init my-server --runtime \w+$/);
+      const args = command!.slice("npx mcpgen-generator ".length).split(" ");
+      const here = tempDir();
+      expect((await init(here, args.slice(1))).code).toBe(0);
+      const project = join(here, "my-server");
+      const runtime = args.at(-1)!;
+      const readme = readFileSync(join(project, "README.md"), "utf8");
+      if (runtime === "workers") {
+        expect(comment).toBe("a Worker: wrangler dev serves http://localhost:8787/mcp");
+        expect(manifest(join(project, "package.json")).scripts.dev).toBe("wrangler dev");
+        expect(readme).toContain("http://localhost:8787/mcp");
+      } else {
+        const serve = runtime === "bun" ? "Bun.serve" : "Deno.serve";
+        expect(comment).toBe(`${serve} at http://127.0.0.1:3000/mcp`);
+        expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toContain(`${serve}(`);
+        expect(readme).toContain("serve MCP at http://127.0.0.1:3000/mcp");
+      }
+    }
+  });
+
+  test("wrangler.toml names the entry, a compatibility date and nodejs_compat", async () => {
+    await init(cwd, ["worker", "--runtime", "workers"]);
+    const toml = readFileSync(join(cwd, "worker", "wrangler.toml"), "utf8");
+    expect(toml).toMatch(/^name = "worker"$/m);
+    expect(toml).toMatch(/^main = "src\/index\.ts"$/m);
+    expect(toml).toMatch(/^compatibility_date = "\d{4}-\d{2}-\d{2}"$/m);
+    expect(toml).toMatch(/^compatibility_flags = \["nodejs_compat"\]$/m);
+  });
+
+  test("an unknown --runtime is refused with exit 2, naming the ones there are; nothing is written", async () => {
+    const { code, out, err } = await init(cwd, ["rusty", "--runtime", "rust"]);
+    expect([code, out]).toEqual([2, ""]);
+    expect(err).toBe("mcpgen: --runtime must be one of node, bun, deno, workers, not rust\n");
+    expect(existsSync(join(cwd, "rusty"))).toBe(false);
   });
 
   test("an existing empty folder is fine; the package name is the folder's, made valid for npm", async () => {
