@@ -5,7 +5,11 @@
 // at registration. ajv is loaded on first use: it costs ~50 ms to load, which
 // a server should not pay before answering initialize, and a schema that
 // simple-schema.ts can judge needs it only for the report of an invalid value.
+// Where code cannot be generated from strings (Workers), schema-interpreter.ts
+// stands in for ajv.
 import { builtinModule } from "../builtin.js";
+import { codeGenerationAllowed, interpretSchema } from "./schema-interpreter.js";
+import type { SchemaProblem } from "./schema-problem.js";
 import { simpleSchemaVerdict } from "./simple-schema.js";
 
 /** A JSON Schema, as far as the types below read it. */
@@ -174,12 +178,7 @@ function ajv(): AjvInstances {
   return (instances = { "2020-12": new Ajv2020(options), "draft-07": new Ajv(options) });
 }
 
-/** A problem a compiled schema finds in a value: where (JSON pointer), which keyword, and what. */
-export interface SchemaProblem {
-  readonly path: string;
-  readonly keyword: string;
-  readonly message: string;
-}
+export type { SchemaProblem } from "./schema-problem.js";
 
 /**
  * Compiles a schema; throws with ajv's message when the schema itself is
@@ -193,6 +192,11 @@ export async function compileSchemaProblems(
   const byAjv = (validate: ReturnType<AjvInstance["compile"]>) => (value: unknown) =>
     validate(value) ? undefined : (validate.errors ?? []).map(problemOf);
   const verdict = simpleSchemaVerdict(schema);
+  // Where ajv cannot compile (no code from strings: Workers), the schema is interpreted.
+  if (!codeGenerationAllowed()) {
+    const interpreted = await interpretSchema(schema, dialect);
+    return verdict === undefined ? interpreted : (value) => (verdict(value) ? undefined : interpreted(value));
+  }
   if (verdict === undefined) return byAjv(ajv()[dialect].compile(schema as object));
   // ajv judges what the simple verdict refuses, and reports why (its verdict is final).
   let reported: ((value: unknown) => readonly SchemaProblem[] | undefined) | undefined;

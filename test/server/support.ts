@@ -215,9 +215,11 @@ export interface ChildServer {
 export async function childServer(
   script: string,
   args: string[] = [],
-  options: { revision?: string; timeoutMs?: number } = {},
+  options: { revision?: string; timeoutMs?: number; nodeOptions?: string[] } = {},
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
   const exited = new Promise<number | null>((resolve) =>
     child.on("exit", (code) => {
