@@ -4,7 +4,13 @@
 // launcher serves the same fixture: conformance-server.ts (Node, serveHttp),
 // fetch-server.ts (Bun, Deno) and conformance-worker.ts (Cloudflare Workers).
 import { McpServer } from "mcpgen/server";
-import { addPerRequestTools, addTaskTools, elicitation, isAnswer, type ElicitAnswer } from "./conformance-input-tools.js";
+import {
+  addPerRequestTools,
+  addTaskTools,
+  elicitation,
+  isAnswer,
+  type ElicitAnswer,
+} from "./conformance-input-tools.js";
 
 // A 1x1 red PNG and a WAV header with no samples: the smallest valid media.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

@@ -67,7 +67,7 @@ describe.each(PAGES)("%s", (page) => {
     for (const block of codeBlocks(page)) {
       const where = `${page}:${block.line}`;
       if (block.name === undefined) {
-        const example = readdirSync(join(projectRoot, "examples")).find(
+        const example = readdirSync(join(projectRoot, "examples"), { recursive: true, encoding: "utf8" }).find(
           (file) => file.endsWith(".ts") && readFileSync(join(projectRoot, "examples", file), "utf8") === block.code,
         );
         if (!example) uncovered.push(`${where}: a ${block.language} block with no name is no examples/ file`);

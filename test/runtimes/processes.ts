@@ -13,7 +13,12 @@ export interface Started {
  * Starts `command args`, resolves with the first match of `printed` (its group
  * 1 is the URL) in what it prints; rejects if it exits first or takes 30 s.
  */
-export function startPrinting(command: string, args: string[], printed: RegExp, env?: NodeJS.ProcessEnv): Promise<Started> {
+export function startPrinting(
+  command: string,
+  args: string[],
+  printed: RegExp,
+  env?: NodeJS.ProcessEnv,
+): Promise<Started> {
   const child = spawn(command, args, { cwd: projectRoot, stdio: ["ignore", "pipe", "pipe"], env: env ?? process.env });
   let output = "";
   return new Promise((resolve, reject) => {

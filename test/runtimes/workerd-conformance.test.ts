@@ -32,11 +32,15 @@ describe.each(Object.keys(WORKERS))("examples/%s on workerd", (name) => {
   }, 360_000);
   afterAll(async () => await worker?.stop());
 
-  test.each(selections)("the official conformance suite passes: %s", async (selection) => {
-    const { code, output } = await conformance(worker!.url, selection);
-    expect(code, output).toBe(0);
-    expect(output).toMatch(/^Total: [1-9]\d* passed/m);
-  }, 600_000);
+  test.each(selections)(
+    "the official conformance suite passes: %s",
+    async (selection) => {
+      const { code, output } = await conformance(worker!.url, selection);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/^Total: [1-9]\d* passed/m);
+    },
+    600_000,
+  );
 
   test.each(SDK_CLIENTS)("the official SDK %s client calls a tool", async (which) => {
     expect(await callTool(which, worker!.url, "test_simple_text")).toEqual({

@@ -14,6 +14,8 @@ import { runtimesFolder } from "./installed.js";
 /** What miniflare is given besides the bundle (Durable Object bindings, for one). */
 export interface WorkerOptions {
   durableObjects?: Record<string, string>;
+  compatibilityDate?: string;
+  compatibilityFlags?: string[];
 }
 
 // Miniflare on a free loopback port; prints the URL, disposes of workerd on SIGTERM.
