@@ -196,8 +196,30 @@ export async function compileSchemaProblems(
   if (verdict === undefined) return byAjv(ajv()[dialect].compile(schema as object));
   // ajv judges what the simple verdict refuses, and reports why (its verdict is final).
   let reported: ((value: unknown) => readonly SchemaProblem[] | undefined) | undefined;
-  return (value) =>
-    verdict(value) ? undefined : (reported ??= byAjv(ajv()[dialect].compile(schema as object)))(value);
+  return (value) => (verdict(value) ? undefined : (reported ??= reporter(schema, dialect, byAjv))(value));
+}
+
+/**
+ * ajv's report for a value the simple verdict refused. Where ajv cannot run
+ * (a bundled Cloudflare Worker: no file to require it from, no code generated
+ * from strings) the refusal stands, reported without ajv's detail.
+ */
+function reporter(
+  schema: ObjectSchema,
+  dialect: keyof AjvInstances,
+  byAjv: (validate: ReturnType<AjvInstance["compile"]>) => (value: unknown) => readonly SchemaProblem[] | undefined,
+): (value: unknown) => readonly SchemaProblem[] | undefined {
+  try {
+    return byAjv(ajv()[dialect].compile(schema as object));
+  } catch (error) {
+    if (error instanceof AjvWhenServing) throw error;
+    const problem = {
+      path: "",
+      keyword: "schema",
+      message: "does not match the schema (ajv, which explains why, cannot run here)",
+    };
+    return () => [problem];
+  }
 }
 
 /**

@@ -20,6 +20,11 @@ import { createFetchHandler } from "mcpgen/fetch";
 
 const server = new McpServer({ name: "clock", version: "1.0.0" });
 server.tool("now", {}, () => new Date(0).toISOString());
+server.tool(
+  "forecast",
+  { inputSchema: { type: "object", properties: { days: { type: "integer", maximum: 7 } } } },
+  ({ days }) => \`sunny for \${days} days\`,
+);
 
 export default { fetch: createFetchHandler(server) };
 `;
@@ -72,4 +77,34 @@ test("a 2025 initialize opens a session on workerd", async () => {
     name: "clock",
     version: "1.0.0",
   });
+});
+
+test("a tool's arguments that break its schema get a tool error on workerd, where ajv cannot run", async () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "workerd", version: "1" },
+  };
+  const call = (days: number) =>
+    fetch(worker!.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "forecast",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "forecast", arguments: { days }, _meta: meta },
+      }),
+    }).then((response) => response.json() as Promise<Record<string, any>>);
+  expect((await call(2)).result.content).toEqual([{ type: "text", text: "sunny for 2 days" }]);
+  // server/tools#error-handling: invalid arguments are a tool execution error the model can read.
+  const refused = await call(9);
+  expect(refused.result?.isError, JSON.stringify(refused)).toBe(true);
+  expect(refused.result.content[0].text).toMatch(/^Invalid arguments for tool forecast: .*does not match the schema/);
 });
