@@ -2,7 +2,8 @@
 // tests: every tool, resource and prompt its server scenarios call, built on
 // the public API only, with no transport and no node: import, so that each
 // launcher serves the same fixture: conformance-server.ts (Node, serveHttp),
-// fetch-server.ts (Bun, Deno) and conformance-worker.ts (Cloudflare Workers).
+// fetch-server.ts (Bun, Deno), conformance-worker.ts and
+// conformance-durable-object.ts (Cloudflare Workers).
 import { McpServer } from "mcpgen/server";
 import {
   addPerRequestTools,
