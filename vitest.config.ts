@@ -81,8 +81,9 @@ export default defineConfig({
       },
       // `npm run test:history`, which CI runs: every state of upstream's draft schema as a revision never seen.
       { extends: true, test: { name: "history", include: historyTests } },
-      // `npm run test:runtimes`: examples/fetch-server on Bun and on Deno, the conformance suite against each,
-      // and a Worker on workerd. One file at a time: they install Node 22 and the suite into one cache.
+      // `npm run test:runtimes`: examples/fetch-server on Bun and on Deno and the conformance Workers on workerd,
+      // the conformance suite against each; examples/deploy on each platform. One file at a time: they
+      // install Node 22 and the suite into one cache.
       { extends: true, test: { name: "runtimes", include: runtimeTests, fileParallelism: false } },
     ],
   },

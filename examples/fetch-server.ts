@@ -1,12 +1,13 @@
 // The MCP server on Bun and on Deno: its fetch handler served by the runtime's
 // own HTTP server on loopback, with sessions held in the process as on Node.
-// The server here is the conformance fixture (conformance-server.ts); yours
-// goes in its place.
+// The server here is the conformance fixture (conformance-fixture.ts) with its
+// skills read from disk; yours goes in its place.
 //
 //   bun dist/examples/fetch-server.js --port 3001
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-env dist/examples/fetch-server.js --port 3001
 import { createFetchHandler } from "mcpgen/fetch";
-import { buildConformanceServer } from "./conformance-server.js";
+import { buildConformanceServer } from "./conformance-fixture.js";
+import { conformanceSkillsRoot } from "./conformance-skills-root.js";
 
 type Handler = (request: Request) => Promise<Response>;
 /** What this file uses of the two runtimes' globals. */
@@ -27,7 +28,7 @@ interface Runtimes {
 
 const portAt = process.argv.indexOf("--port");
 const port = portAt === -1 ? 3001 : Number(process.argv[portAt + 1]);
-const handler = createFetchHandler(await buildConformanceServer());
+const handler = createFetchHandler(await buildConformanceServer({ skillsRoot: conformanceSkillsRoot() }));
 
 const { Bun, Deno } = globalThis as Runtimes;
 let listening: { port: number; stop(): Promise<void> };

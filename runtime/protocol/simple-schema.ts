@@ -31,6 +31,8 @@ const ANNOTATIONS: Record<string, (argument: unknown) => boolean> = {
   readOnly: isBoolean,
   writeOnly: isBoolean,
   deprecated: isBoolean,
+  // server/tools#x-mcp-header: which header mirrors the parameter; checked when the tool is registered.
+  "x-mcp-header": isString,
 };
 const MAX_DEPTH = 32;
 

@@ -76,8 +76,9 @@ function headOf(request: Request): FetchRequestHead {
   let pathStart = url.indexOf("/", authorityStart);
   if (pathStart === -1) pathStart = url.length;
   const headers: Record<string, string> = {};
-  // Lower-case names; a repeated field's values joined with ", " (RFC 9110 §5.3).
-  request.headers.forEach((value, name) => (headers[name] = value));
+  // Lower-case names; a repeated field's values joined with ", " (RFC 9110 §5.3). A value
+  // excludes the whitespace around it (§5.5): workerd passes it on as received, Node strips it.
+  request.headers.forEach((value, name) => (headers[name] = value.trim()));
   // Platforms that keep the authority only in the URL (HTTP/2's :authority) still get a Host check.
   headers["host"] ??= url.slice(authorityStart, pathStart);
   return {
