@@ -11,7 +11,8 @@
 // of its own: its rows go through a node:http bridge, and its floor is the
 // floor handler behind @hono/node-server's. Node rows beyond those:
 //   Node: floor on node:http          servers/http-floor.ts, no fetch handler: what the bridge costs the floor
-//   Node: mcpgen, <bridge>            the fetch handler behind @hono/node-server, SDK v2's toNodeHandler, ...
+//   Node: mcpgen, <bridge>            the fetch handler behind @hono/node-server's getRequestListener, SDK v2's
+//                                     toNodeHandler, and mcpgen/fetch's toNodeListener
 //   Node: mcpgen serveHttp            mcpgen/http, no fetch handler
 //   Node: SDK v2                      createMcpHandler behind its toNodeHandler
 // Every row runs beside a floor process of its own runtime.
@@ -97,6 +98,7 @@ const allRows: Row[] = [
   row("Node", "other", "floor on node:http", join(servers, "http-floor.js"), []),
   row("Node", "mcpgen", "mcpgen, hono bridge", mcpgenFetch, ["--bridge", "hono"]),
   row("Node", "mcpgen", "mcpgen, SDK v2's bridge", mcpgenFetch, ["--bridge", "sdk"]),
+  row("Node", "mcpgen", "mcpgen, toNodeListener", mcpgenFetch, ["--bridge", "mcpgen"]),
   row("Node", "serveHttp", "mcpgen serveHttp", join(installed.dir, "http-mcpgen.js"), []),
   row("Node", "SDK v2", "SDK v2", sdkScript, []),
 ];
