@@ -186,3 +186,16 @@ for (const r of rows.filter((r) => r.kind === "mcpgen")) {
   }
   console.log(`  ${r.name}: ${lines.join("; ")}`);
 }
+// What bounds ÷ SDK v2 in this run: the floor's own ratio to SDK v2 (no server answers faster than its
+// floor), and the same ratio in CPU time per request, which the driver's share of the machine moves less.
+for (const platform of Object.keys(FLOOR) as Platform[]) {
+  const floor = rows.find((r) => r.platform === platform && r.kind === "floor")!;
+  const sdk = sibling(floor, "SDK v2");
+  const mcpgen = rows.filter((r) => r.platform === platform && r.kind === "mcpgen");
+  if (!sdk || mcpgen.length === 0) continue;
+  const sdkCpu = figuresOf(sdk).cpuUs;
+  const cpu = mcpgen.map((r) => `${r.name} ${fixed(sdkCpu / figuresOf(r).cpuUs, 1)}`).join(", ");
+  console.log(
+    `  ${platform}: the floor is ${fixed(1 / figuresOf(sdk).ratio, 1)}× SDK v2 in req/s; SDK v2's CPU µs/req ÷ mcpgen's: ${cpu}`,
+  );
+}
