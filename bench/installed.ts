@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 export interface InstalledProject {
   /** The project's folder, holding a copy of each script given. */
@@ -14,8 +14,15 @@ export interface InstalledProject {
   remove(): void;
 }
 
-/** Packs the runtime and makes a project of it holding copies of `scripts` (each with its name kept). */
-export function installedProject(root: string, scripts: readonly string[]): InstalledProject {
+/**
+ * Packs the runtime and makes a project of it holding copies of `scripts` (each with its name kept);
+ * `linked`: more of the checkout's packages the scripts import, linked as ajv is.
+ */
+export function installedProject(
+  root: string,
+  scripts: readonly string[],
+  linked: readonly string[] = [],
+): InstalledProject {
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-bench-installed-"));
   let printed: string;
   try {
@@ -34,7 +41,10 @@ export function installedProject(root: string, scripts: readonly string[]): Inst
   mkdirSync(join(dir, "node_modules"));
   execFileSync("tar", ["xzf", tarball, "-C", join(dir, "node_modules")]);
   renameSync(join(dir, "node_modules", "package"), join(dir, "node_modules", "mcpgen"));
-  symlinkSync(join(root, "node_modules", "ajv"), join(dir, "node_modules", "ajv"), "dir");
+  for (const name of ["ajv", ...linked]) {
+    mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });
+    symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "bench", private: true, type: "module" }));
   for (const script of scripts) copyFileSync(script, join(dir, basename(script)));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -10,6 +10,7 @@ import type { McpServer } from "../server/mcp-server.js";
 import { utf8TextOfBytes } from "../utf8.js";
 import { BodiesHeld, BodyNotUtf8, BodyTooLarge } from "./http-guard.js";
 import { McpHttpHandler } from "./http-handler.js";
+import { nodeBodyReader, type NodeRequest } from "./http-node-body.js";
 import type { HttpOptions } from "./http-options.js";
 import {
   BodyAlreadyRead,
@@ -44,29 +45,74 @@ export interface FetchHandler {
   close(): void;
 }
 
+/** Each fetch handler's exchanges over node:http's request and response, for toNodeListener. */
+const nodeEntries = new WeakMap<FetchHandler, NodeListener>();
+
 /** Serves `server` as a fetch handler: `export default { fetch: createFetchHandler(server, options) }`. */
 export function createFetchHandler(server: McpServer, options: FetchHandlerOptions = {}): FetchHandler {
-  const handler = new McpHttpHandler<FetchRequestHead>(server, options, readFetchBody);
+  const handler = new McpHttpHandler<FetchRequestHead | NodeRequest>(server, options, (request, ...rest) =>
+    "request" in request ? readFetchBody(request, ...rest) : readNodeBody(request as NodeRequest, ...rest),
+  );
   const fetch = (request: Request, info?: DeliveryInfo): Promise<Response> => {
     const response = new ResponseSink();
+    const head = headOf(request);
     // The client went away: what is in flight for it is cancelled as a closed connection's is.
     // Deno also aborts request.signal after a delivered response, and warns once where code
     // read that signal: there, an undelivered response (`completed` rejecting) is the sign.
     const completed = info?.completed;
     if (completed instanceof Promise) completed.catch(() => response.abandon());
-    else request.signal.addEventListener("abort", () => response.abandon(), { once: true });
-    handler.handle(headOf(request), response);
+    // Elsewhere request.signal says it, watched once the body is read and only if the answer is still
+    // to come: an answer given at once (a synchronous tool) needs no watch.
+    else
+      head.bodyRead = () => {
+        if (response.writableEnded || response.destroyed) return;
+        const signal = request.signal;
+        if (signal.aborted) response.abandon();
+        else signal.addEventListener("abort", () => response.abandon(), { once: true });
+      };
+    handler.handle(head, response);
+    if (!head.bodyPending) head.bodyRead?.();
     return response.response;
   };
-  return Object.defineProperties(fetch, {
+  const fetchHandler = Object.defineProperties(fetch, {
     sessionCount: { get: () => handler.sessionCount },
     close: { value: () => handler.close() },
   }) as FetchHandler;
+  nodeEntries.set(fetchHandler, (request, response, parsedBody) => handler.handle(request, response, parsedBody));
+  return fetchHandler;
 }
+
+/** A node:http request listener; Express passes `next` third, which is not a body. */
+export type NodeListener = (request: NodeRequest, response: HttpResponseSink, parsedBody?: unknown) => void;
+
+/**
+ * Serves a fetch handler from createFetchHandler on node:http (or a framework
+ * handing over node's request and response): `createServer(toNodeListener(handler))`.
+ * The exchanges go to node's request and response as serveHttp's do, with no
+ * web Request or Response built between; the sessions are the handler's own.
+ * Behind a body parser, pass what it parsed: `listener(req, res, req.body)`.
+ */
+export function toNodeListener(handler: FetchHandler): NodeListener {
+  const serve = nodeEntries.get(handler);
+  if (!serve)
+    throw new TypeError(
+      "toNodeListener serves a handler made by createFetchHandler; put another fetch handler behind a bridge such as @hono/node-server's",
+    );
+  return (request, response, parsedBody) =>
+    serve(request, response, typeof parsedBody === "function" ? undefined : parsedBody);
+}
+
+const readNodeBody = nodeBodyReader(
+  "a body parser such as express.json() ran first: pass the body it parsed, listener(req, res, req.body)",
+);
 
 /** A Request as the handler reads it, with its body stream. */
 interface FetchRequestHead extends HttpRequestHead {
   readonly request: Request;
+  /** Set while the body is being read. */
+  bodyPending?: boolean;
+  /** Called once the body has been read (or refused) and handed over. */
+  bodyRead?: () => void;
 }
 
 function headOf(request: Request): FetchRequestHead {
@@ -89,48 +135,67 @@ function headOf(request: Request): FetchRequestHead {
   };
 }
 
-/** Reads the body off the Request's stream within `limit` bytes and the budget `held` draws on. */
-const readFetchBody: BodyReader<FetchRequestHead> = ({ request, headers }, limit, held, done) => {
+/**
+ * Reads the body within `limit` bytes and the budget `held` draws on: whole when its length is
+ * declared (HTTP/1.1 frames the body by it, so the platform reads no more), else off the stream,
+ * counted as it comes.
+ */
+const readFetchBody: BodyReader<FetchRequestHead> = (head, limit, held, done) => {
+  const { request, headers } = head;
   if (request.bodyUsed) return done(new BodyAlreadyRead("pass the Request before anything reads its body"), "");
   const declared = Number(headers["content-length"]);
   if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
     void request.body?.cancel().catch(() => {});
     return done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
   }
-  if (!request.body) return done(undefined, "");
+  head.bodyPending = true;
+  const handOver = (error: Error | undefined, text: string): void => {
+    done(error, text);
+    head.bodyRead?.();
+  };
+  const failed = (error: unknown) => handOver(error instanceof Error ? error : new Error(String(error)), "");
+  /** The body's bytes, decoded; or why not (a Request made in process may carry more than it declares). */
+  const finish = (bytes: Uint8Array): void => {
+    if (bytes.byteLength > limit || !held.growTo(bytes.byteLength))
+      return handOver(bytes.byteLength > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
+    const text = utf8TextOfBytes(bytes);
+    if (typeof text === "number") handOver(new BodyNotUtf8(text), "");
+    else handOver(undefined, text);
+  };
+  if (Number.isFinite(declared)) {
+    request.arrayBuffer().then((buffer) => finish(new Uint8Array(buffer)), failed);
+    return;
+  }
+  if (!request.body) return handOver(undefined, "");
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   const next = (): void => {
-    reader.read().then(
-      ({ done: ended, value }) => {
-        if (ended) return finish();
-        size += value.byteLength;
-        if (size > limit || !held.growTo(size)) {
-          void reader.cancel().catch(() => {});
-          return done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-        }
-        chunks.push(value);
-        next();
-      },
-      (error: unknown) => done(error instanceof Error ? error : new Error(String(error)), ""),
-    );
-  };
-  const finish = (): void => {
-    const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);
-    if (chunks.length !== 1) {
-      let offset = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, offset);
-        offset += chunk.byteLength;
+    reader.read().then(({ done: ended, value }) => {
+      if (ended) return finish(joined(chunks, size));
+      size += value.byteLength;
+      if (size > limit || !held.growTo(size)) {
+        void reader.cancel().catch(() => {});
+        return handOver(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
       }
-    }
-    const text = utf8TextOfBytes(bytes);
-    if (typeof text === "number") done(new BodyNotUtf8(text), "");
-    else done(undefined, text);
+      chunks.push(value);
+      next();
+    }, failed);
   };
   next();
 };
+
+/** The chunks as one array of `size` bytes. */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
 
 const encoder = new TextEncoder();
 

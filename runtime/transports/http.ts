@@ -4,11 +4,9 @@
 // (http-handler.ts), and reads a body off node's request stream.
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { utf8Text } from "../utf8.js";
 import type { McpServer } from "../server/mcp-server.js";
-import { BodiesHeld, BodyNotUtf8, BodyTooLarge } from "./http-guard.js";
 import { McpHttpHandler } from "./http-handler.js";
-import { BodyAlreadyRead, type BodyReader } from "./http-wire.js";
+import { nodeBodyReader } from "./http-node-body.js";
 import type { HttpOptions } from "./http-options.js";
 
 export type { ResponseMode } from "./http-exchanges.js";
@@ -50,50 +48,9 @@ export class StreamableHttpTransport {
   }
 }
 
-const NODE_BODY_READ =
-  "a body parser such as express.json() ran first: pass the body it parsed, transport.handle(req, res, req.body)";
-
-/**
- * Reads a request body off node's stream, refusing one larger than `limit`
- * bytes without buffering past it, or one that `held` has no room for (a
- * declared length is taken at once, a chunked body as it comes).
- */
-const readNodeBody: BodyReader<IncomingMessage> = (request, limit, held, done) => {
-  // A body parser read the stream first: its `end` has come and gone, and waiting for it would hang.
-  if (request.readableEnded || request.readableDidRead) return done(new BodyAlreadyRead(NODE_BODY_READ), "");
-  const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && (declared > limit || !held.growTo(declared))) {
-    request.resume(); // drain what the client sends; the reply says why
-    done(declared > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-    return;
-  }
-  let chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  request.on("data", (chunk: Buffer) => {
-    if (settled) return;
-    size += chunk.length;
-    if (size > limit || !held.growTo(size)) {
-      settled = true;
-      chunks = [];
-      done(size > limit ? new BodyTooLarge(limit) : new BodiesHeld(held.budgetLimit), "");
-      return;
-    }
-    chunks.push(chunk);
-  });
-  request.on("end", () => {
-    if (settled) return;
-    settled = true;
-    const text = chunks.length === 0 ? "" : utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    if (typeof text === "number") done(new BodyNotUtf8(text), "");
-    else done(undefined, text);
-  });
-  request.on("error", (error: Error) => {
-    if (settled) return;
-    settled = true;
-    done(error, "");
-  });
-};
+const readNodeBody = nodeBodyReader(
+  "a body parser such as express.json() ran first: pass the body it parsed, transport.handle(req, res, req.body)",
+);
 
 export interface HttpServerHandle {
   /** The MCP endpoint, e.g. http://127.0.0.1:43117/mcp. */

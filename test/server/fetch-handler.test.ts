@@ -35,21 +35,27 @@ function callRequest(name: string, init: RequestInit = {}, url = "http://127.0.0
   });
 }
 
-test("aborting a Request's signal cancels its per-request call in flight", async () => {
+/** A server whose tool `name` waits until cancelled (reporting progress first if `progress`). */
+function waitingServer(name: string, progress: boolean) {
   const cancelled: string[] = [];
   const server = new McpServer({ name: "x", version: "1" }, { logger: () => {} });
-  server.tool("wait", {}, async (_args, context) => {
-    context.progress(1, 2);
+  server.tool(name, {}, async (_args, context) => {
+    if (progress) context.progress(1, 2);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 10_000);
       context.signal.addEventListener("abort", () => {
         clearTimeout(timer);
-        cancelled.push("wait");
+        cancelled.push(name);
         resolve();
       });
     });
     return "done";
   });
+  return { server, cancelled };
+}
+
+test("aborting a Request's signal cancels its per-request call in flight", async () => {
+  const { server, cancelled } = waitingServer("wait", true);
   const handler = createFetchHandler(server);
   try {
     const abort = new AbortController();
@@ -82,6 +88,55 @@ test("a body read before the handler got the Request: 500 naming the cause", asy
     expect(answered.status).toBe(200);
     const elsewhere = await handler(callRequest("now", {}, "http://evil.example/mcp"));
     expect(elsewhere.status).toBe(403);
+  } finally {
+    handler.close();
+  }
+});
+
+test("aborting a Request's signal cancels a call whose JSON answer is still to come", async () => {
+  const { server, cancelled } = waitingServer("slow", false);
+  const handler = createFetchHandler(server);
+  try {
+    const abort = new AbortController();
+    const plain = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "slow",
+      },
+      // No progress token: nothing is streamed, the answer is one JSON body when the tool ends.
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: meta } }),
+      signal: abort.signal,
+    });
+    const answered = handler(plain);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abort.abort();
+    await expect.poll(() => cancelled, { timeout: 5_000 }).toEqual(["slow"]);
+    expect((await answered).status).toBe(499);
+  } finally {
+    handler.close();
+  }
+});
+
+test("a body longer than its declared Content-Length is still bounded by maxBodyBytes: 413", async () => {
+  const server = new McpServer({ name: "x", version: "1" }, { logger: () => {} });
+  server.tool("now", {}, () => "now");
+  const handler = createFetchHandler(server, { maxBodyBytes: 1024 });
+  try {
+    const request = callRequest("now", {
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Content-Length": "10",
+        "MCP-Protocol-Version": "2026-07-28",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { pad: "x".repeat(2048) } }),
+    });
+    const response = await handler(request);
+    expect([response.status, await response.text()]).toEqual([413, expect.stringContaining("exceeds 1024 bytes")]);
   } finally {
     handler.close();
   }

@@ -1,12 +1,14 @@
 // One set of HTTP cases run against both adapters of the transport: serveHttp
 // (node:http) and the fetch handler (createFetchHandler) served from node:http
-// through a Request/Response bridge. The same status codes, error bodies,
+// through a Request/Response bridge, and through toNodeListener. The same status codes, error bodies,
 // sessions, streams and resumption, 2026-07-28 per-request calls, the
 // 2024-11-05 HTTP+SSE endpoints, and the auth challenges, from either.
 import { afterEach, describe, expect, test } from "vitest";
 import type { McpServer } from "../../runtime/server/index.js";
 import { serveHttp, type HttpOptions } from "../../runtime/transports/http.js";
-import { createFetchHandler } from "../../runtime/transports/fetch.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createFetchHandler, toNodeListener } from "../../runtime/transports/fetch.js";
 import { InvalidTokenError } from "../../runtime/transports/auth.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
 import { serveFetchOnNode } from "../fixtures/fetch-on-node.js";
@@ -29,6 +31,22 @@ const adapters: [string, (server: McpServer, options: HttpOptions) => Promise<Se
         close: async () => {
           handler.close();
           await served.close();
+        },
+      };
+    },
+  ],
+  [
+    "the fetch handler behind toNodeListener",
+    async (server, options) => {
+      const handler = createFetchHandler(server, options);
+      const http = createServer(toNodeListener(handler));
+      await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+      return {
+        url: `http://127.0.0.1:${(http.address() as AddressInfo).port}${options.path ?? "/mcp"}`,
+        close: async () => {
+          handler.close();
+          http.closeAllConnections();
+          await new Promise<void>((resolve) => http.close(() => resolve()));
         },
       };
     },
