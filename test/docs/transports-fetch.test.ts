@@ -2,7 +2,8 @@
 // fetch block compiled in a strict nodenext project and its export called with
 // web Requests as a platform would (a 2026-07-28 call, a 2025 initialize, a
 // Host not listed); the Express block started on a free loopback port and
-// called by mcpgen's client in both eras.
+// called by mcpgen's client in both eras, as is the fetch handler on node:http
+// (toNodeListener).
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -70,33 +71,42 @@ test("the fetch block answers Requests: a 2026-07-28 call, a 2025 initialize, 40
   }
 }, 120_000);
 
-test("the Express block serves mcpgen's client per request and in a 2025-11-25 session", async () => {
-  const dir = workFolder("transports-express");
-  expect(compile(dir, { "express.ts": snippet("docs/transports.md", "express") })).toBe("exit 0");
-  const child = spawn(process.execPath, [join(dir, "express.js")], {
+/** Compiles `docs/transports.md`'s block `name`, starts it with PORT=0 and returns the URL it prints. */
+async function startBlock(name: string): Promise<string> {
+  const dir = workFolder(`transports-${name}`);
+  expect(compile(dir, { [`${name}.ts`]: snippet("docs/transports.md", name) })).toBe("exit 0");
+  const child = spawn(process.execPath, [join(dir, `${name}.js`)], {
     env: { ...process.env, PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     let stdout = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const served = /^serving (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stdout);
       if (served) resolve(served[1]!);
     });
-    child.once("exit", (code) => reject(new Error(`express.js exited with ${code}: ${stderr}`)));
+    child.once("exit", (code) => reject(new Error(`${name}.js exited with ${code}: ${stderr}`)));
   });
-  for (const revision of [undefined, "2025-11-25"] as const) {
-    const client = await Client.connect(new StreamableHttpClientTransport(url), { revision });
-    try {
-      expect(client.revision.name).toBe(revision ?? "2026-07-28");
-      const result = await client.callTool("now");
-      expect(result.content).toEqual([{ type: "text", text: "1970-01-01T00:00:00.000Z" }]);
-    } finally {
-      await client.close();
+}
+
+test.each(["express", "fetch-node"])(
+  "the %s block serves mcpgen's client per request and in a 2025-11-25 session",
+  async (name) => {
+    const url = await startBlock(name);
+    for (const revision of [undefined, "2025-11-25"] as const) {
+      const client = await Client.connect(new StreamableHttpClientTransport(url), { revision });
+      try {
+        expect(client.revision.name).toBe(revision ?? "2026-07-28");
+        const result = await client.callTool("now");
+        expect(result.content).toEqual([{ type: "text", text: "1970-01-01T00:00:00.000Z" }]);
+      } finally {
+        await client.close();
+      }
     }
-  }
-}, 120_000);
+  },
+  120_000,
+);
