@@ -1,10 +1,19 @@
 // A project where `mcpgen` is the runtime package as a user installs it
 // (packages/pack.mjs: the bundled JavaScript), for benchmarks whose figure
 // depends on the package's layout (cold start). The tarball is unpacked into
-// node_modules/mcpgen and its one dependency, ajv, is linked from the
-// checkout, so the benchmark needs neither the network nor npm's cache.
+// node_modules/mcpgen and its dependencies (ajv, @cfworker/json-schema) are
+// linked from the checkout, so the benchmark needs neither the network nor npm's cache.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 
@@ -16,7 +25,7 @@ export interface InstalledProject {
 
 /**
  * Packs the runtime and makes a project of it holding copies of `scripts` (each with its name kept);
- * `linked`: more of the checkout's packages the scripts import, linked as ajv is.
+ * `linked`: more of the checkout's packages the scripts import, linked as the runtime's dependencies are.
  */
 export function installedProject(
   root: string,
@@ -41,7 +50,8 @@ export function installedProject(
   mkdirSync(join(dir, "node_modules"));
   execFileSync("tar", ["xzf", tarball, "-C", join(dir, "node_modules")]);
   renameSync(join(dir, "node_modules", "package"), join(dir, "node_modules", "mcpgen"));
-  for (const name of ["ajv", ...linked]) {
+  const manifest = JSON.parse(readFileSync(join(dir, "node_modules", "mcpgen", "package.json"), "utf8"));
+  for (const name of [...Object.keys(manifest.dependencies as Record<string, string>), ...linked]) {
     mkdirSync(dirname(join(dir, "node_modules", name)), { recursive: true });
     symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name), "dir");
   }

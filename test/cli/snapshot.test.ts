@@ -20,7 +20,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../generator/cli/main.js";
 import { captureIo, projectRoot, tempDir } from "../helpers.js";
@@ -95,7 +95,12 @@ beforeAll(() => {
   mkdirSync(join(project, "node_modules"));
   execFileSync("tar", ["xzf", runtime, "-C", join(project, "node_modules")]);
   renameSync(join(project, "node_modules", "package"), join(project, "node_modules", "mcpgen"));
-  symlinkSync(join(projectRoot, "node_modules", "ajv"), join(project, "node_modules", "ajv"), "dir");
+  // The runtime's dependencies (ajv, @cfworker/json-schema), linked from the checkout as npm would install them.
+  const manifest = JSON.parse(readFileSync(join(project, "node_modules", "mcpgen", "package.json"), "utf8"));
+  for (const name of Object.keys(manifest.dependencies as Record<string, string>)) {
+    mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true });
+    symlinkSync(join(projectRoot, "node_modules", name), join(project, "node_modules", name), "dir");
+  }
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", private: true, type: "module" }));
   writeFileSync(join(project, "server.js"), SERVER);
 }, 120_000);
