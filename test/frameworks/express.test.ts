@@ -8,38 +8,17 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, test } from "vitest";
 import { StreamableHttpTransport } from "../../runtime/transports/http.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
-import {
-  builtExample,
-  forecastWithV1,
-  forecastWithV2,
-  notificationsOverStreams,
-  openSessionStream,
-  start,
-  stop,
-  type Started,
-} from "./support.js";
+import { builtExample, describeExample, notificationsOverStreams } from "./support.js";
 
-describe.each(["express", "express-json"])("examples/deploy/%s", (name) => {
-  let started: Started | undefined;
-  let stream: Awaited<ReturnType<typeof openSessionStream>> | undefined;
-  beforeAll(async () => {
-    started = await start(process.execPath, [builtExample(name)], "express");
-    // Left open until the process is stopped: stopping must end it, not wait for it.
-    stream = await openSessionStream(started.url);
+for (const name of ["express", "express-json"])
+  describeExample(`examples/deploy/${name}`, {
+    command: process.execPath,
+    args: [builtExample(name)],
+    label: "express",
   });
-  afterAll(async () => {
-    if (started) expect(await stop(started.child)).toBe(0);
-    await stream?.cancel();
-  });
-
-  test("the SDK v2 client pinned to 2026-07-28 calls get_forecast", () => forecastWithV2(started!.url));
-  test("the SDK v1 client calls get_forecast in a 2025 session with its GET stream", () =>
-    forecastWithV1(started!.url));
-  test("it printed its URL and nothing else", () => expect(started!.output()).toBe(`express: ${started!.url}\n`));
-});
 
 describe.each([
   ["without a body parser", false],

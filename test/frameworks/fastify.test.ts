@@ -5,37 +5,15 @@
 // notifies: a 2025 session's notifications reach the client over the streams
 // Fastify hands over (reply.hijack()).
 import Fastify from "fastify";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, test } from "vitest";
 import { StreamableHttpTransport } from "../../runtime/transports/http.js";
 import { buildEverythingServer } from "../fixtures/servers/everything.js";
-import {
-  builtExample,
-  forecastWithV1,
-  forecastWithV2,
-  notificationsOverStreams,
-  openSessionStream,
-  start,
-  stop,
-  type Started,
-} from "./support.js";
+import { builtExample, describeExample, notificationsOverStreams } from "./support.js";
 
-describe("examples/deploy/fastify", () => {
-  let started: Started | undefined;
-  let stream: Awaited<ReturnType<typeof openSessionStream>> | undefined;
-  beforeAll(async () => {
-    started = await start(process.execPath, [builtExample("fastify")], "fastify");
-    // Left open until the process is stopped: stopping must end it, not wait for it.
-    stream = await openSessionStream(started.url);
-  });
-  afterAll(async () => {
-    if (started) expect(await stop(started.child)).toBe(0);
-    await stream?.cancel();
-  });
-
-  test("the SDK v2 client pinned to 2026-07-28 calls get_forecast", () => forecastWithV2(started!.url));
-  test("the SDK v1 client calls get_forecast in a 2025 session with its GET stream", () =>
-    forecastWithV1(started!.url));
-  test("it printed its URL and nothing else", () => expect(started!.output()).toBe(`fastify: ${started!.url}\n`));
+describeExample("examples/deploy/fastify", {
+  command: process.execPath,
+  args: [builtExample("fastify")],
+  label: "fastify",
 });
 
 describe("Fastify: a 2025 session's notifications arrive over its SSE streams", () => {

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/s
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { projectRoot } from "../helpers.js";
 
 export interface Started {
@@ -166,4 +166,39 @@ export async function openSessionStream(url: string) {
     }
   })();
   return { openedAt, ended: () => ended, cancel: () => reader.cancel().catch(() => {}) };
+}
+
+export type SessionStream = Awaited<ReturnType<typeof openSessionStream>>;
+
+/**
+ * What every example gets: started as a user runs it, a 2025 session's GET stream opened and left
+ * open, the official SDK v2 client (pinned to 2026-07-28) and v1 client (a 2025 session) call
+ * get_forecast, it printed its URL and nothing else, and SIGTERM stops it with exit 0 while that
+ * stream is open. `more` declares tests of its own on the running example.
+ */
+export function describeExample(
+  title: string,
+  run: { command: string; args: string[]; label: string },
+  more?: (running: () => { started: Started; stream: SessionStream }) => void,
+): void {
+  describe(title, () => {
+    let started: Started | undefined;
+    let stream: SessionStream | undefined;
+    beforeAll(async () => {
+      started = await start(run.command, run.args, run.label);
+      // Left open until the process is stopped: stopping must end it, not wait for it.
+      stream = await openSessionStream(started.url);
+    });
+    afterAll(async () => {
+      if (started) expect(await stop(started.child)).toBe(0);
+      await stream?.cancel();
+    });
+
+    test("the SDK v2 client pinned to 2026-07-28 calls get_forecast", () => forecastWithV2(started!.url));
+    test("the SDK v1 client calls get_forecast in a 2025 session with its GET stream", () =>
+      forecastWithV1(started!.url));
+    test("it printed its URL and nothing else: no warning, no error", () =>
+      expect(started!.output()).toBe(`${run.label}: ${started!.url}\n`));
+    more?.(() => ({ started: started!, stream: stream! }));
+  });
 }
