@@ -18,4 +18,9 @@ const server = serve(
   },
   (info) => console.log(`next route: http://127.0.0.1:${info.port}/mcp`),
 );
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+// The route module keeps its sessions to itself: on SIGTERM the host ends the connections (SSE streams
+// included) as a Next.js server shutting down does, rather than wait for clients to leave.
+process.on("SIGTERM", () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});
